@@ -1,0 +1,35 @@
+# sim — Monte Carlo balance analysis for tabletop games.
+# Everything installs into .venv from this repo's own files; numba's cache lives in build/.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NUMBA_CACHE_DIR := $(CURDIR)/build/numba-cache
+export PYTHONWARNINGS := ignore::UserWarning:numba.core.utils
+
+.PHONY: install run test bench warm lint clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# The main job on the embedded default: 100,000 four-player Straw games with the default strategy.
+run: install
+	$(BIN)/sim run straw --n 100000 --players 4 --seed 1
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python -m benchmarks.run
+
+# Compile every kernel once so later runs start from the cache.
+warm: install
+	$(BIN)/sim warm
+
+clean:
+	rm -rf build runs .pytest_cache
