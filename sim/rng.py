@@ -28,11 +28,17 @@ def _mix64(z):
     return z ^ (z >> _S31)
 
 
+@njit(cache=True, inline="always")
+def stream_into(state, seed, game_index):
+    """Set `state(1)` to the start of game `game_index`'s stream in a run with `seed` (ints in [0, 2**63))."""
+    state[0] = _mix64(np.uint64(seed) ^ _mix64(np.uint64(game_index) + GOLDEN))
+
+
 @njit(cache=True)
 def stream_start(seed, game_index):
-    """Initial state of game `game_index`'s stream in a run with `seed` (both non-negative ints < 2**63)."""
+    """A new `state(1)` at the start of game `game_index`'s stream."""
     state = np.empty(1, np.uint64)
-    state[0] = _mix64(np.uint64(seed) ^ _mix64(np.uint64(game_index) + GOLDEN))
+    stream_into(state, seed, game_index)
     return state
 
 

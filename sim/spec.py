@@ -78,13 +78,17 @@ class GameSpec:
     ratios: tuple = ()
     error_codes: dict = field(default_factory=dict)  # error code -> meaning
     validate: Callable | None = None  # validate(params dict, players) -> raise SpecError on bad combinations
-    prepare: Callable | None = None  # prepare(config) -> kernel argument bundle (see engine.RunConfig)
-    run_chunk: Callable | None = None  # run_chunk(prepared, seed, start, count) -> (seat_out, game_out)
-    trace_game: Callable | None = None  # trace_game(prepared, seed, game_index) -> list of event dicts
-    format_event: Callable | None = None  # format_event(event dict) -> one line of text
+    # The kernel side, called by the engine as
+    #   chunk_kernel(*kernel_data(params, players), players, sids, sparams, users, seed, start, count,
+    #                seat_out, game_out)
+    #   trace_kernel(*kernel_data(params, players), players, sids, sparams, users, seed, game_index,
+    #                seat_row, game_row, trace, trace_len)
+    kernel_data: Callable | None = None  # (params dict, players) -> tuple of arrays (rule vector first)
+    chunk_kernel: Callable | None = None
+    trace_kernel: Callable | None = None
+    describe_event: Callable | None = None  # (event row, players) -> dict with "kind", fields and "text"
     reference: Callable | None = None  # reference play_game(params, players, seed, game_index, strategies)
-    user_signature: object = None  # numba signature of a plug-in strategy function
-    user_doc: str = ""  # where the plug-in signature is documented
+    docs: str = ""  # the game's page under docs/games/
 
     @property
     def all_seat_columns(self):

@@ -1,0 +1,59 @@
+"""njit helpers every game kernel shares: plug-in strategy types, ranking, trace recording, the chunk loop shape.
+
+Plug-in strategies (docs/plugins.md) have one signature for every game:
+    choose(obs: int32[::1], params: float64[::1], rng: uint64[::1]) -> int64 action
+Kernels take a tuple of MAX_SEATS such functions (one slot per seat) typed as first-class functions, so one cached
+kernel calls any user function of that signature without recompiling; seats playing a shipped strategy get
+`no_user_strategy` in their slot and never call it.
+"""
+from numba import njit, types
+
+from sim.spec import MAX_SEATS, WIN_SCALE
+
+USER_SIGNATURE = types.int64(types.int32[::1], types.float64[::1], types.uint64[::1])
+USER_FN_TYPE = types.FunctionType(USER_SIGNATURE)
+USER_FNS_TYPE = types.UniTuple(USER_FN_TYPE, MAX_SEATS)
+
+TRACE_WIDTH = 8  # an event is [kind, a, b, c, d, e, f, g]; each game's kernel documents its kinds
+RANK_COL, WIN_COL = 1, 2  # positions of `rank` and `win60` in every seat row (sim.spec.SEAT_BASE)
+
+
+@njit(USER_SIGNATURE, cache=True)
+def no_user_strategy(obs, params, rng):
+    return -1
+
+
+@njit(cache=True)
+def set_ranks(seat_row, players, keys):
+    """rank = 1 + seats with a strictly larger key; rank-1 seats share WIN_SCALE (STRAW-21 and its kin)."""
+    winners = 0
+    for s in range(players):
+        better = 0
+        for o in range(players):
+            if keys[o] > keys[s]:
+                better += 1
+        seat_row[s, RANK_COL] = 1 + better
+        if better == 0:
+            winners += 1
+    for s in range(players):
+        seat_row[s, WIN_COL] = WIN_SCALE // winners if seat_row[s, RANK_COL] == 1 else 0
+
+
+@njit(cache=True)
+def record(trace, trace_len, kind, a, b, c, d, e, f, g):
+    """Append one event to `trace(cap, TRACE_WIDTH)`; `trace_len(1)` keeps counting past the cap (truncation)."""
+    i = trace_len[0]
+    if i < trace.shape[0]:
+        trace[i, 0] = kind
+        trace[i, 1] = a
+        trace[i, 2] = b
+        trace[i, 3] = c
+        trace[i, 4] = d
+        trace[i, 5] = e
+        trace[i, 6] = f
+        trace[i, 7] = g
+    trace_len[0] = i + 1
+
+
+def default_users():
+    return (no_user_strategy,) * MAX_SEATS

@@ -1,0 +1,267 @@
+"""Straw heuristic players (shared/rules/straw.md §9) and the observation they decide from.
+
+A strategy is called as `choose(obs, params, rng) -> action` where
+- `obs` is the int32 observation below: public state plus the player's own hand, nothing hidden (§5);
+- `params` is the seat's float64 parameter row (`StrategyInfo.params` order; plug-ins get their own);
+- `rng` is the game's stream (`sim.rng`), for strategies that randomise;
+- `obs` is read-only: the kernel keeps its public parts up to date between calls instead of rebuilding them;
+- the action is `code * ACTION_BASE + v`: the card code (1–23) and the Lamp value `v` (0 when no Lamp is involved).
+
+Observation layout, int32[OBS_SIZE]:
+  T(1) break_at(1) direction(1) seat(1) players(1) pile(1) round(1) dealer(1) stack_len(1) top_kind(1) top_value(1)
+  lamp_min(1) lamp_max(1) carpet_clamp(1) hand_len(1) hand(10, ascending, 0-padded) hand_sizes(6) totals(6)
+  played(24: cards of each code on the Camel this round) legal(24: 1 if the code is in hand and may be played now)
+`top_kind` is the resolved effect of the last card on the Camel: 0 none (empty), 1 ADD, 2 SUB, 3 LAMP, 4 REV.
+"""
+import numpy as np
+from numba import njit
+
+from sim.rng import below
+
+ACTION_BASE = 64
+REVERSE, COPY, LAMP, STRAW = 20, 21, 22, 23
+K_NONE, K_ADD, K_SUB, K_LAMP, K_REV = 0, 1, 2, 3, 4
+
+O_T, O_BREAK_AT, O_DIRECTION, O_SEAT, O_PLAYERS, O_PILE, O_ROUND, O_DEALER = 0, 1, 2, 3, 4, 5, 6, 7
+O_STACK_LEN, O_TOP_KIND, O_TOP_VALUE, O_LAMP_MIN, O_LAMP_MAX, O_CLAMP, O_HAND_LEN = 8, 9, 10, 11, 12, 13, 14
+O_HAND, O_HAND_SIZES, O_TOTALS, O_PLAYED, O_LEGAL = 15, 25, 31, 37, 61
+OBS_SIZE = 85
+
+RANDOM, DUMP_HEAVIEST, SAFE, STRAW_HUNTER, WEIGHTED = 0, 1, 2, 3, 4
+# Parameter columns (StrategyInfo.params order in sim/games/straw/rules.py).
+P_ESCAPE_AT = 0
+P_W_BREAK, P_W_STRAW, P_W_STRAW0, P_W_LOSS, P_W_PRESS, P_W_EXACT, P_W_ESC = 0, 1, 2, 3, 4, 5, 6
+
+
+@njit(cache=True, inline="always")
+def hand_value(code):
+    """STRAW-18: items +w, Carpets −k, the specials 0."""
+    if code <= 10:
+        return code
+    if code <= 19:
+        return 10 - code
+    return 0
+
+
+@njit(cache=True, inline="always")
+def resolves_as_lamp(obs, code):
+    return code == LAMP or (code == COPY and obs[O_TOP_KIND] == K_LAMP)
+
+
+@njit(cache=True, inline="always")
+def total_after(obs, code, v):
+    """T'(a) for action (code, v), STRAW-8..13 with the clamp of STRAW-10."""
+    t = obs[O_T]
+    kind, value = K_NONE, 0
+    if code <= 10:
+        kind, value = K_ADD, code
+    elif code <= 19:
+        kind, value = K_SUB, code - 10
+    elif code == LAMP:
+        kind, value = K_LAMP, v
+    elif code == COPY:
+        kind, value = obs[O_TOP_KIND], obs[O_TOP_VALUE]
+        if kind == K_LAMP:
+            value = v
+    if kind == K_ADD or kind == K_LAMP:
+        return t + value
+    if kind == K_SUB:
+        t -= value
+        if obs[O_CLAMP] == 1 and t < 0:
+            return 0
+    return t
+
+
+@njit(cache=True, inline="always")
+def is_escape(obs, code):
+    if code == REVERSE or 11 <= code <= 19:
+        return True
+    return code == COPY and (obs[O_TOP_KIND] == K_REV or obs[O_TOP_KIND] == K_SUB)
+
+
+@njit(cache=True)
+def hand_total(obs):
+    h = 0
+    for i in range(obs[O_HAND_LEN]):
+        h += hand_value(obs[O_HAND + i])
+    return h
+
+
+@njit(cache=True, inline="always")
+def choose_random(legal, n_legal, copy_is_lamp, lamp_min, lamp_max, rng):
+    """§5: uniform over the distinct legal codes `legal[:n_legal]` (ascending), then a uniform Lamp value when the
+    play resolves as a Lamp. It needs nothing else, so the kernel calls it without building an observation."""
+    code = legal[below(rng, n_legal)]
+    v = 0
+    if code == LAMP or (code == COPY and copy_is_lamp):
+        v = lamp_min + below(rng, lamp_max - lamp_min + 1)
+    return code * ACTION_BASE + v
+
+
+@njit(cache=True)
+def _lamp_range(obs, code):
+    if resolves_as_lamp(obs, code):
+        return obs[O_LAMP_MIN], obs[O_LAMP_MAX]
+    return 0, 0
+
+
+@njit(cache=True)
+def _straw_rule(obs):
+    """SR: a legal Straw is played when H(hand) > 0 or every other legal action breaks. Returns the action or -1."""
+    if obs[O_LEGAL + STRAW] == 0:
+        return -1
+    if hand_total(obs) > 0:
+        return STRAW * ACTION_BASE
+    break_at = obs[O_BREAK_AT]
+    for c in range(1, STRAW):
+        if obs[O_LEGAL + c] == 1:
+            lo, hi = _lamp_range(obs, c)
+            if total_after(obs, c, lo) <= break_at:  # the smallest Lamp value is the safest
+                return -1
+    return STRAW * ACTION_BASE
+
+
+@njit(cache=True)
+def _forced_break(obs):
+    """Every legal action breaks: the smallest T', then lower code, then lower v."""
+    best, best_t = -1, 0
+    for c in range(1, STRAW):
+        if obs[O_LEGAL + c] == 1:
+            lo, hi = _lamp_range(obs, c)
+            t = total_after(obs, c, lo)
+            if best < 0 or t < best_t:
+                best, best_t = c * ACTION_BASE + lo, t
+    return best
+
+
+@njit(cache=True)
+def choose_dump_heaviest(obs, params, rng):
+    sr = _straw_rule(obs)
+    if sr >= 0:
+        return sr
+    break_at = obs[O_BREAK_AT]
+    best, best_t, best_hv = -1, 0, 0
+    for c in range(1, STRAW):
+        if obs[O_LEGAL + c] == 1:
+            lo, hi = _lamp_range(obs, c)
+            for v in range(lo, hi + 1):
+                t = total_after(obs, c, v)
+                if t > break_at:
+                    continue
+                hv = hand_value(c)
+                if best < 0 or t > best_t or (t == best_t and hv < best_hv):
+                    best, best_t, best_hv = c * ACTION_BASE + v, t, hv
+    if best < 0:
+        return _forced_break(obs)
+    return best
+
+
+@njit(cache=True)
+def _choose_safe(obs, params):
+    """§9.3 after the Straw rule."""
+    break_at = obs[O_BREAK_AT]
+    low_total = obs[O_T] < params[P_ESCAPE_AT]
+    has_plain = False  # a non-breaking non-escape action exists
+    any_safe = False
+    for c in range(1, STRAW):
+        if obs[O_LEGAL + c] == 1:
+            lo, hi = _lamp_range(obs, c)
+            if total_after(obs, c, lo) <= break_at:
+                any_safe = True
+                if not is_escape(obs, c):
+                    has_plain = True
+    if not any_safe:
+        return _forced_break(obs)
+    best, best_a, best_b = -1, 0, 0
+    for c in range(1, STRAW):
+        if obs[O_LEGAL + c] == 1:
+            if low_total and has_plain and is_escape(obs, c):
+                continue
+            lo, hi = _lamp_range(obs, c)
+            hv = hand_value(c)
+            for v in range(lo, hi + 1):
+                t = total_after(obs, c, v)
+                if t > break_at:
+                    continue
+                a, b = (hv, t) if low_total else (t, hv)  # the sort key: (lowest hv, lowest T') or the reverse
+                if best < 0 or a < best_a or (a == best_a and b < best_b):
+                    best, best_a, best_b = c * ACTION_BASE + v, a, b
+    return best
+
+
+@njit(cache=True)
+def choose_safe(obs, params, rng):
+    sr = _straw_rule(obs)
+    if sr >= 0:
+        return sr
+    return _choose_safe(obs, params)
+
+
+@njit(cache=True)
+def choose_straw_hunter(obs, params, rng):
+    sr = _straw_rule(obs)
+    if sr >= 0:
+        return sr
+    break_at = obs[O_BREAK_AT]
+    best, best_hv = -1, 0
+    for c in range(1, STRAW):
+        if obs[O_LEGAL + c] == 1:
+            lo, hi = _lamp_range(obs, c)
+            for v in range(lo, hi + 1):
+                if total_after(obs, c, v) == break_at:
+                    hv = hand_value(c)
+                    if best < 0 or hv < best_hv:
+                        best, best_hv = c * ACTION_BASE + v, hv
+    if best >= 0:
+        return best
+    return _choose_safe(obs, params)
+
+
+@njit(cache=True)
+def weighted_score(obs, params, code, t_after, brk, hv, escape, hand_sum):
+    """§9.5; the reference computes the same terms in the same order, so the floats agree exactly."""
+    break_at = obs[O_BREAK_AT]
+    rest = hand_sum - hv
+    score = params[P_W_BREAK] * (1.0 if brk else 0.0)
+    if code == STRAW:
+        score += params[P_W_STRAW] * rest + params[P_W_STRAW0]
+    score -= params[P_W_LOSS] * hv
+    if not brk and code != STRAW:
+        score += params[P_W_PRESS] * (t_after / break_at)
+        if t_after == break_at:
+            score += params[P_W_EXACT]
+        if escape:
+            score -= params[P_W_ESC] * (1.0 - obs[O_T] / break_at)
+    return score
+
+
+@njit(cache=True)
+def choose_weighted(obs, params, rng):
+    hand_sum = hand_total(obs)
+    break_at = obs[O_BREAK_AT]
+    best, best_score = -1, 0.0
+    for c in range(1, 24):
+        if obs[O_LEGAL + c] == 1:
+            lo, hi = _lamp_range(obs, c)
+            hv = hand_value(c)
+            esc = is_escape(obs, c)
+            for v in range(lo, hi + 1):
+                t = total_after(obs, c, v)
+                brk = c != STRAW and t > break_at
+                s = weighted_score(obs, params, c, t, brk, hv, esc, hand_sum)
+                if best < 0 or s > best_score:  # strict: ties keep the lower (code, v)
+                    best, best_score = c * ACTION_BASE + v, s
+    return best
+
+
+@njit(cache=True)
+def choose_builtin(sid, obs, params, rng):
+    """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid; `random` is
+    dispatched by the kernel itself, see `choose_random`)."""
+    if sid == DUMP_HEAVIEST:
+        return choose_dump_heaviest(obs, params, rng)
+    if sid == SAFE:
+        return choose_safe(obs, params, rng)
+    if sid == STRAW_HUNTER:
+        return choose_straw_hunter(obs, params, rng)
+    return choose_weighted(obs, params, rng)
