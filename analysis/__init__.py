@@ -1,0 +1,1 @@
+"""Statistics over merged run aggregates and per-game rows (DESIGN §6)."""

@@ -1,0 +1,81 @@
+"""`sim list`, `sim run`, `sim trace`, `sim warm`: thin commands over the engine, results and analysis."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from sim.cli import UserError, build_config, game_options, main
+from sim.spec import SpecError
+
+
+@main.command("list")
+@click.argument("game", required=False)
+def list_games(game):
+    """Games with their player counts, variants, parameters and strategies (all, or one GAME)."""
+    from sim.registry import all_games, get_game
+    from sim.display import describe_game
+    games = [get_game(game)] if game else all_games()
+    for i, spec in enumerate(games):
+        if i:
+            click.echo()
+        click.echo(describe_game(spec, full=bool(game)))
+
+
+@main.command()
+@game_options
+@click.option("--n", "n", type=click.IntRange(min=1), default=100_000, show_default=True, help="Games to play.")
+@click.option("--out", "-o", default=None, help="Run directory (default runs/<time>-<game>); must be new or empty.")
+@click.option("--save-games", is_flag=True, help="Write one row per game to games.parquet.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no table; only the run directory.")
+def run(game, players, variants, sets, strategy, seed, n, out, save_games, threads, chunk_size, quiet):
+    """Play N games of GAME and print win shares (Wilson 95%), scores and game length per seat and strategy."""
+    from sim.display import print_summary
+    from sim.runner import execute_run
+    config = build_config(game, players, variants, sets, strategy, seed)
+    outcome = execute_run(config, n, out=out, save_games=save_games, threads=threads, chunk_size=chunk_size,
+                          progress=not quiet)
+    if not quiet:
+        print_summary(outcome)
+    click.echo(f"run directory: {outcome.run_dir}" + ("" if outcome.result.complete else "  (partial: interrupted)"))
+    return 0 if outcome.result.complete else 130
+
+
+@main.command()
+@game_options
+@click.option("--game", "game_index", type=click.IntRange(min=0), required=True,
+              help="Index of the game within the run (0-based).")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+def trace(game, players, variants, sets, strategy, seed, game_index, fmt):
+    """Replay one game turn by turn: the same options as `sim run` give the same game GAME_INDEX of that run."""
+    from sim.tracing import trace_game
+    config = build_config(game, players, variants, sets, strategy, seed)
+    events, record = trace_game(config, game_index)
+    if fmt == "jsonl":
+        for ev in events:
+            click.echo(json.dumps(ev))
+        click.echo(json.dumps({"kind": "result", **record}))
+    else:
+        click.echo(f"{config.game.title}: game {game_index} of seed {seed}, {config.players} players")
+        for ev in events:
+            click.echo(ev["text"])
+        for s in range(config.players):
+            click.echo(f"seat {s} ({config.seats[s].label}): score {record['score'][s]}, rank {record['rank'][s]}, "
+                       f"win share {record['win'][s]:g}")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+def warm(games):
+    """Compile (or load from the cache) every game's kernels, so later runs start at once."""
+    import time
+    from sim.registry import game_ids, get_game
+    for gid in games or game_ids():
+        t = time.perf_counter()
+        get_game(gid)
+        click.echo(f"{gid}: ready in {time.perf_counter() - t:.1f} s")

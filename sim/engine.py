@@ -1,0 +1,242 @@
+"""Batch runner: splits n games into chunks, runs each chunk in one parallel kernel call, merges exact aggregates.
+
+The engine knows no game by name: it reads everything from the game's `GameSpec`. Game i of a run always plays from
+stream (seed, i), so results do not depend on threads, chunk sizes, workers or backend (DESIGN §3, §5).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from sim.seats import strategy_arrays
+from sim.spec import GameSpec, SpecError
+
+MIN_CHUNK, MAX_CHUNK = 256, 1 << 18
+TARGET_CHUNK_SECONDS = 0.25  # keeps the progress bar lively and Ctrl-C prompt
+
+
+class EngineError(RuntimeError):
+    """A run that cannot go on (a plug-in broke the rules, ...): reported in one line."""
+
+
+@dataclass
+class RunConfig:
+    game: GameSpec
+    players: int
+    params: dict  # resolved rule parameters
+    seats: list  # SeatStrategy per seat
+    seed: int
+    variants: tuple = ()
+    sets: dict = field(default_factory=dict)  # rule parameters given with --set
+
+    def kernel_inputs(self):
+        data = self.game.kernel_data(self.params, self.players)
+        return data, strategy_arrays(self.seats)
+
+
+class IntHistogram:
+    """Exact counts of integer values, mergeable: counts[i] is the number of times value offset + i was seen."""
+
+    def __init__(self, offset=0, counts=None):
+        self.offset = int(offset)
+        self.counts = np.zeros(0, np.int64) if counts is None else np.asarray(counts, np.int64)
+
+    def add(self, values):
+        values = np.asarray(values, np.int64).ravel()
+        if values.size:
+            lo = int(values.min())
+            self.merge(IntHistogram(lo, np.bincount(values - lo)))
+
+    def merge(self, other):
+        if other.counts.size == 0:
+            return
+        if self.counts.size == 0:
+            self.offset, self.counts = other.offset, other.counts.copy()
+            return
+        lo = min(self.offset, other.offset)
+        hi = max(self.offset + self.counts.size, other.offset + other.counts.size)
+        out = np.zeros(hi - lo, np.int64)
+        out[self.offset - lo:self.offset - lo + self.counts.size] += self.counts
+        out[other.offset - lo:other.offset - lo + other.counts.size] += other.counts
+        self.offset, self.counts = lo, out
+
+    def values(self):
+        return np.arange(self.offset, self.offset + self.counts.size)
+
+    def to_dict(self):
+        return {"offset": self.offset, "counts": self.counts.tolist()}
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(d["offset"], d["counts"])
+
+
+class Aggregate:
+    """Everything a summary needs from a set of games, as exact integers; `merge` is order-independent."""
+
+    def __init__(self, players, seat_columns, game_columns):
+        self.players = players
+        self.seat_columns, self.game_columns = tuple(seat_columns), tuple(game_columns)
+        P, S, G = players, len(seat_columns), len(game_columns)
+        self.n = 0
+        self.seat_sum = np.zeros((P, S), np.int64)
+        self.seat_sumsq = np.zeros((P, S), np.int64)
+        self.seat_min = np.full((P, S), np.iinfo(np.int64).max, np.int64)
+        self.seat_max = np.full((P, S), np.iinfo(np.int64).min, np.int64)
+        self.game_sum = np.zeros(G, np.int64)
+        self.game_sumsq = np.zeros(G, np.int64)
+        self.game_min = np.full(G, np.iinfo(np.int64).max, np.int64)
+        self.game_max = np.full(G, np.iinfo(np.int64).min, np.int64)
+        self.rank_counts = np.zeros((P, P), np.int64)  # [seat, rank-1]
+        self.pair_wins = np.zeros((P, P), np.int64)  # [i, j]: games where seat i ranked strictly better than j
+        self.score_hist = [IntHistogram() for _ in range(P)]
+        self.length_hist = IntHistogram()
+
+    @classmethod
+    def from_chunk(cls, game, players, seat_out, game_out):
+        agg = cls(players, game.all_seat_columns, game.all_game_columns)
+        seat = seat_out.astype(np.int64)
+        gm = game_out.astype(np.int64)
+        agg.n = gm.shape[0]
+        if agg.n == 0:
+            return agg
+        agg.seat_sum = seat.sum(axis=0)
+        agg.seat_sumsq = (seat * seat).sum(axis=0)
+        agg.seat_min, agg.seat_max = seat.min(axis=0), seat.max(axis=0)
+        agg.game_sum, agg.game_sumsq = gm.sum(axis=0), (gm * gm).sum(axis=0)
+        agg.game_min, agg.game_max = gm.min(axis=0), gm.max(axis=0)
+        ranks = seat[:, :, 1]
+        for s in range(players):
+            agg.rank_counts[s] = np.bincount(ranks[:, s] - 1, minlength=players)[:players]
+            for o in range(players):
+                if o != s:
+                    agg.pair_wins[s, o] = int((ranks[:, s] < ranks[:, o]).sum())
+            agg.score_hist[s].add(seat[:, s, 0])
+        agg.length_hist.add(gm[:, game.all_game_columns.index(game.length_column)])
+        return agg
+
+    def merge(self, other):
+        if other.n == 0:
+            return self
+        self.n += other.n
+        self.seat_sum += other.seat_sum
+        self.seat_sumsq += other.seat_sumsq
+        self.seat_min = np.minimum(self.seat_min, other.seat_min)
+        self.seat_max = np.maximum(self.seat_max, other.seat_max)
+        self.game_sum += other.game_sum
+        self.game_sumsq += other.game_sumsq
+        self.game_min = np.minimum(self.game_min, other.game_min)
+        self.game_max = np.maximum(self.game_max, other.game_max)
+        self.rank_counts += other.rank_counts
+        self.pair_wins += other.pair_wins
+        for mine, theirs in zip(self.score_hist, other.score_hist):
+            mine.merge(theirs)
+        self.length_hist.merge(other.length_hist)
+        return self
+
+    _ARRAYS = ("seat_sum", "seat_sumsq", "seat_min", "seat_max", "game_sum", "game_sumsq", "game_min", "game_max",
+               "rank_counts", "pair_wins")
+
+    def to_dict(self):
+        d = {"n": self.n, "players": self.players, "seat_columns": list(self.seat_columns),
+             "game_columns": list(self.game_columns)}
+        for name in self._ARRAYS:
+            d[name] = getattr(self, name).tolist()
+        d["score_hist"] = [h.to_dict() for h in self.score_hist]
+        d["length_hist"] = self.length_hist.to_dict()
+        return d
+
+    @classmethod
+    def from_dict(cls, d):
+        agg = cls(d["players"], d["seat_columns"], d["game_columns"])
+        agg.n = d["n"]
+        for name in cls._ARRAYS:
+            setattr(agg, name, np.array(d[name], np.int64))
+        agg.score_hist = [IntHistogram.from_dict(h) for h in d["score_hist"]]
+        agg.length_hist = IntHistogram.from_dict(d["length_hist"])
+        return agg
+
+
+@dataclass
+class RunResult:
+    config: RunConfig
+    aggregate: Aggregate
+    games_requested: int
+    seconds: float
+    complete: bool
+    chunks: int
+    threads: int
+
+    @property
+    def games_per_second(self):
+        return self.aggregate.n / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_chunk(config, seed, start, count, inputs=None):
+    """Play games start .. start+count-1; returns (seat_out(count, P, S), game_out(count, G)) as int32."""
+    game = config.game
+    data, (sids, sparams, users) = inputs or config.kernel_inputs()
+    seat_out = np.zeros((count, config.players, len(game.all_seat_columns)), np.int32)
+    game_out = np.zeros((count, len(game.all_game_columns)), np.int32)
+    game.chunk_kernel(*data, config.players, sids, sparams, users, seed, start, count, seat_out, game_out)
+    bad = np.flatnonzero(game_out[:, 0])
+    if bad.size:
+        code = int(game_out[bad[0], 0])
+        meaning = game.error_codes.get(code, f"error code {code}")
+        raise EngineError(f"game {start + int(bad[0])} (seed {seed}) stopped: {meaning}")
+    return seat_out, game_out
+
+
+def set_threads(threads):
+    """Use `threads` worker threads (None = all cores); returns the number in use."""
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is not None:
+        if threads < 1:
+            raise SpecError(f"--threads must be at least 1, not {threads}")
+        numba.set_num_threads(min(threads, available))
+    else:
+        numba.set_num_threads(available)
+    return numba.get_num_threads()
+
+
+def plan_chunks(chunk_size, measured_rate):
+    """Next chunk size: fixed if given, else sized from the measured games/s to take ~TARGET_CHUNK_SECONDS."""
+    if chunk_size:
+        return chunk_size
+    if measured_rate is None:
+        return MIN_CHUNK
+    return int(min(MAX_CHUNK, max(MIN_CHUNK, measured_rate * TARGET_CHUNK_SECONDS)))
+
+
+def run_games(config, n, *, threads=None, chunk_size=None, on_chunk=None, should_stop=None, start=0):
+    """Run games start .. start+n-1 of `config` locally.
+
+    on_chunk(first_game, seat_out, game_out, aggregate_so_far) is called after each chunk (progress, saving rows).
+    should_stop(aggregate_so_far) -> True ends the run early (precision targets). Ctrl-C ends it after the chunk in
+    flight, with `complete=False`; what finished is kept.
+    """
+    threads_used = set_threads(threads)
+    inputs = config.kernel_inputs()
+    total = Aggregate(config.players, config.game.all_seat_columns, config.game.all_game_columns)
+    done, chunks, rate = 0, 0, None
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        while done < n:
+            count = min(plan_chunks(chunk_size, rate), n - done)
+            t = time.perf_counter()
+            seat_out, game_out = run_chunk(config, config.seed, start + done, count, inputs)
+            rate = count / max(time.perf_counter() - t, 1e-6)
+            total.merge(Aggregate.from_chunk(config.game, config.players, seat_out, game_out))
+            if on_chunk is not None:
+                on_chunk(start + done, seat_out, game_out, total)
+            done += count
+            chunks += 1
+            if should_stop is not None and should_stop(total):
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    return RunResult(config, total, n, time.perf_counter() - t0, not interrupted, chunks, threads_used)

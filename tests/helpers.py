@@ -1,0 +1,35 @@
+"""Shared test helpers: running a game's kernel directly and comparing it with the game's reference."""
+import numpy as np
+
+from sim.engine import RunConfig, run_chunk
+from sim.seats import parse_strategies
+
+
+def make_config(game, players, strategies=None, variants=(), sets=None, seed=1, strategy_sets=None):
+    params = game.resolve_params(players, tuple(variants), sets or {})
+    seats = parse_strategies(game, strategies, players, strategy_sets)
+    return RunConfig(game, players, params, seats, seed, tuple(variants), dict(sets or {}))
+
+
+def kernel_games(config, start, count):
+    """(seat_out, game_out) of games start .. start+count-1 from the njit kernel."""
+    return run_chunk(config, config.seed, start, count)
+
+
+def reference_mismatches(config, start, count, limit=5):
+    """Games where the kernel and the reference disagree on any column: list of (game, column, kernel, reference)."""
+    game = config.game
+    seat_out, game_out = kernel_games(config, start, count)
+    strategies = [(s.name, dict(s.params)) for s in config.seats]
+    bad = []
+    for i in range(count):
+        rec = game.reference(config.params, config.players, config.seed, start + i, strategies)
+        for j, c in enumerate(game.all_seat_columns):
+            if seat_out[i, :, j].tolist() != list(rec.seat[c]):
+                bad.append((start + i, c, seat_out[i, :, j].tolist(), list(rec.seat[c])))
+        for j, c in enumerate(game.all_game_columns):
+            if int(game_out[i, j]) != int(rec.game[c]):
+                bad.append((start + i, c, int(game_out[i, j]), int(rec.game[c])))
+        if len(bad) >= limit:
+            break
+    return bad
