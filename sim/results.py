@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import sys
-import time
 from datetime import datetime, timezone
 
 import numba
@@ -156,13 +154,20 @@ class GameRowWriter:
             os.remove(self.tmp)
 
 
-def command_line():
-    return " ".join(["sim"] + [_quote(a) for a in sys.argv[1:]])
+def reproduce_command(config, n, command="run", extra=()):
+    """The `sim` command that plays exactly these games again (same seed, rules, seats and n)."""
+    parts = ["sim", command, config.game.id, "--players", str(config.players), "--seed", str(config.seed)]
+    for v in config.variants:
+        parts += ["--variant", v]
+    for name, value in config.sets.items():
+        parts += ["--set", f"{name}={value}"]
+    labels = [s.label for s in config.seats]
+    parts += ["--strategy", labels[0] if len(set(labels)) == 1 else ",".join(labels)]
+    if n is not None:
+        parts += ["--n", str(n)]
+    parts += list(extra)
+    return " ".join(_quote(p) for p in parts)
 
 
 def _quote(arg):
     return arg if arg and all(ch.isalnum() or ch in "-_./:=,+" for ch in arg) else repr(arg)
-
-
-def now():
-    return time.time()

@@ -65,5 +65,6 @@ def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_si
     results.write_json_atomic(f"{run_dir}/{results.SUMMARY}",
                               {**summary, "aggregate": result.aggregate.to_dict()})
     results.write_json_atomic(f"{run_dir}/{results.MANIFEST}",
-                              results.manifest(result, results.command_line(), run_dir, files, extra=extra_manifest))
+                              results.manifest(result, results.reproduce_command(config, n), run_dir, files,
+                                                               extra=extra_manifest))
     return RunOutcome(result, summary, run_dir)

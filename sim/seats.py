@@ -94,6 +94,12 @@ def load_plugin(path, func_name):
     return compiled, defaults
 
 
+def _label(base, params, defaults):
+    """The canonical spec of a seat: its name plus every parameter that differs from the default, so the label
+    alone reproduces the seat (`--strategy LABEL`)."""
+    return base + "".join(f":{k}={v:g}" for k, v in params.items() if v != defaults.get(k))
+
+
 def parse_seat(game, spec, strategy_sets):
     """One seat's spec -> SeatStrategy."""
     if ".py:" in spec:
@@ -103,11 +109,12 @@ def parse_seat(game, spec, strategy_sets):
         fn, defaults = load_plugin(path, func_name)
         name = f"{os.path.basename(path)}:{func_name}"
         params = _apply_params(spec, name, defaults, items, strategy_sets)
-        return SeatStrategy(spec, name, PLUGIN_SID, params, fn, os.path.abspath(path))
+        return SeatStrategy(_label(f"{path}:{func_name}", params, defaults), name, PLUGIN_SID, params, fn,
+                            os.path.abspath(path))
     name, *items = spec.split(":")
     info = game.strategy(name)
     params = _apply_params(spec, name, info.params, items, strategy_sets)
-    return SeatStrategy(spec, name, info.sid, params)
+    return SeatStrategy(_label(name, params, info.params), name, info.sid, params)
 
 
 def parse_strategies(game, specs, players, strategy_sets=None):

@@ -34,6 +34,9 @@ def describe_event(ev, players):
         arrow = "clockwise" if g == 1 else "counter-clockwise"
         return {"kind": "play", "seat": a, "card": card_name(b), "lamp_value": c, "effect": _EFFECTS[d] or "STRAW",
                 "value": e, "T": f, "direction": g, "text": f"  seat {a} plays {card} -> {effect}; T = {f}, {arrow}"}
+    if kind == kernel.EV_DRAW:
+        return {"kind": "draw", "seat": a, "card": card_name(b), "pile": c,
+                "text": f"    seat {a} draws {card_name(b)} ({c} left in the pile)"}
     if kind == kernel.EV_PASS:
         return {"kind": "pass", "seat": a, "T": b, "text": f"  seat {a} has no legal card and passes (T = {b})"}
     if kind == kernel.EV_ROUND_END:

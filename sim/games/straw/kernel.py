@@ -30,7 +30,7 @@ S_SCORE, S_BREAKS, S_STRAW_BREAKS, S_ZERO, S_NEG, S_BEST = (
  G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT) = (_GAME[k] for k in GAME_BASE + GAME_COLUMNS)
 
 # Trace event kinds (docs/trace.md): each event is TRACE_WIDTH int32s, [kind, a, b, c, d, e, f, g].
-EV_ROUND, EV_DEAL, EV_PLAY, EV_PASS, EV_ROUND_END = 1, 2, 3, 4, 5
+EV_ROUND, EV_DEAL, EV_PLAY, EV_PASS, EV_ROUND_END, EV_DRAW = 1, 2, 3, 4, 5, 6
 # How a round ended.
 ONGOING, NORMAL_BREAK, STRAW_BREAK, STALL = 0, 1, 2, 3
 
@@ -303,9 +303,12 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
             if T == break_at:
                 game_row[G_EXACT] += 1
             if pos < n_deck:  # STRAW-6: draw if the pile holds a card
-                _insert_sorted(hands, hand_len, seat, _draw(rng, deck, pos, n_deck))
+                card = _draw(rng, deck, pos, n_deck)
+                _insert_sorted(hands, hand_len, seat, card)
                 obs[O_HAND_SIZES + seat] += 1
                 pos += 1
+                if tracing:
+                    record(trace, trace_len, EV_DRAW, seat, card, n_deck - pos, 0, 0, 0, 0)
             seat = _next_seat(seat, direction, players)  # STRAW-16
         # STRAW-18: round scores.
         if ended == NORMAL_BREAK:
