@@ -11,6 +11,7 @@ Observation layout, int32[OBS_SIZE]:
   T(1) break_at(1) direction(1) seat(1) players(1) pile(1) round(1) dealer(1) stack_len(1) top_kind(1) top_value(1)
   lamp_min(1) lamp_max(1) carpet_clamp(1) hand_len(1) hand(10, ascending, 0-padded) hand_sizes(6) totals(6)
   played(24: cards of each code on the Camel this round) legal(24: 1 if the code is in hand and may be played now)
+  n_legal(1) legal_codes(10: the distinct legal codes, ascending)
 `top_kind` is the resolved effect of the last card on the Camel: 0 none (empty), 1 ADD, 2 SUB, 3 LAMP, 4 REV.
 """
 import numpy as np
@@ -24,8 +25,8 @@ K_NONE, K_ADD, K_SUB, K_LAMP, K_REV = 0, 1, 2, 3, 4
 
 O_T, O_BREAK_AT, O_DIRECTION, O_SEAT, O_PLAYERS, O_PILE, O_ROUND, O_DEALER = 0, 1, 2, 3, 4, 5, 6, 7
 O_STACK_LEN, O_TOP_KIND, O_TOP_VALUE, O_LAMP_MIN, O_LAMP_MAX, O_CLAMP, O_HAND_LEN = 8, 9, 10, 11, 12, 13, 14
-O_HAND, O_HAND_SIZES, O_TOTALS, O_PLAYED, O_LEGAL = 15, 25, 31, 37, 61
-OBS_SIZE = 85
+O_HAND, O_HAND_SIZES, O_TOTALS, O_PLAYED, O_LEGAL, O_N_LEGAL, O_LEGAL_CODES = 15, 25, 31, 37, 61, 85, 86
+OBS_SIZE = 96
 
 RANDOM, DUMP_HEAVIEST, SAFE, STRAW_HUNTER, WEIGHTED = 0, 1, 2, 3, 4
 # Parameter columns (StrategyInfo.params order in sim/games/straw/rules.py).
@@ -79,7 +80,7 @@ def is_escape(obs, code):
     return code == COPY and (obs[O_TOP_KIND] == K_REV or obs[O_TOP_KIND] == K_SUB)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_total(obs):
     h = 0
     for i in range(obs[O_HAND_LEN]):
@@ -98,14 +99,14 @@ def choose_random(legal, n_legal, copy_is_lamp, lamp_min, lamp_max, rng):
     return code * ACTION_BASE + v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lamp_range(obs, code):
     if resolves_as_lamp(obs, code):
         return obs[O_LAMP_MIN], obs[O_LAMP_MAX]
     return 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _straw_rule(obs):
     """SR: a legal Straw is played when H(hand) > 0 or every other legal action breaks. Returns the action or -1."""
     if obs[O_LEGAL + STRAW] == 0:
@@ -113,20 +114,22 @@ def _straw_rule(obs):
     if hand_total(obs) > 0:
         return STRAW * ACTION_BASE
     break_at = obs[O_BREAK_AT]
-    for c in range(1, STRAW):
-        if obs[O_LEGAL + c] == 1:
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if c != STRAW:
             lo, hi = _lamp_range(obs, c)
             if total_after(obs, c, lo) <= break_at:  # the smallest Lamp value is the safest
                 return -1
     return STRAW * ACTION_BASE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forced_break(obs):
     """Every legal action breaks: the smallest T', then lower code, then lower v."""
     best, best_t = -1, 0
-    for c in range(1, STRAW):
-        if obs[O_LEGAL + c] == 1:
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if c != STRAW:
             lo, hi = _lamp_range(obs, c)
             t = total_after(obs, c, lo)
             if best < 0 or t < best_t:
@@ -141,30 +144,36 @@ def choose_dump_heaviest(obs, params, rng):
         return sr
     break_at = obs[O_BREAK_AT]
     best, best_t, best_hv = -1, 0, 0
-    for c in range(1, STRAW):
-        if obs[O_LEGAL + c] == 1:
-            lo, hi = _lamp_range(obs, c)
-            for v in range(lo, hi + 1):
-                t = total_after(obs, c, v)
-                if t > break_at:
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if c != STRAW:
+            v = 0
+            if resolves_as_lamp(obs, c):  # the largest safe value; a smaller one is never heavier
+                v = min(obs[O_LAMP_MAX], break_at - obs[O_T])
+                if v < obs[O_LAMP_MIN]:
                     continue
-                hv = hand_value(c)
-                if best < 0 or t > best_t or (t == best_t and hv < best_hv):
-                    best, best_t, best_hv = c * ACTION_BASE + v, t, hv
+            t = total_after(obs, c, v)
+            if t > break_at:
+                continue
+            hv = hand_value(c)
+            if best < 0 or t > best_t or (t == best_t and hv < best_hv):
+                best, best_t, best_hv = c * ACTION_BASE + v, t, hv
     if best < 0:
         return _forced_break(obs)
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choose_safe(obs, params):
-    """§9.3 after the Straw rule."""
+    """§9.3 after the Straw rule. Both of its orders prefer the lower T', so a Lamp is only ever played at
+    lamp_min, and each code needs one evaluation."""
     break_at = obs[O_BREAK_AT]
     low_total = obs[O_T] < params[P_ESCAPE_AT]
     has_plain = False  # a non-breaking non-escape action exists
     any_safe = False
-    for c in range(1, STRAW):
-        if obs[O_LEGAL + c] == 1:
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if c != STRAW:
             lo, hi = _lamp_range(obs, c)
             if total_after(obs, c, lo) <= break_at:
                 any_safe = True
@@ -173,19 +182,19 @@ def _choose_safe(obs, params):
     if not any_safe:
         return _forced_break(obs)
     best, best_a, best_b = -1, 0, 0
-    for c in range(1, STRAW):
-        if obs[O_LEGAL + c] == 1:
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if c != STRAW:
             if low_total and has_plain and is_escape(obs, c):
                 continue
             lo, hi = _lamp_range(obs, c)
+            t = total_after(obs, c, lo)
+            if t > break_at:
+                continue
             hv = hand_value(c)
-            for v in range(lo, hi + 1):
-                t = total_after(obs, c, v)
-                if t > break_at:
-                    continue
-                a, b = (hv, t) if low_total else (t, hv)  # the sort key: (lowest hv, lowest T') or the reverse
-                if best < 0 or a < best_a or (a == best_a and b < best_b):
-                    best, best_a, best_b = c * ACTION_BASE + v, a, b
+            a, b = (hv, t) if low_total else (t, hv)  # the sort key: (lowest hv, lowest T') or the reverse
+            if best < 0 or a < best_a or (a == best_a and b < best_b):
+                best, best_a, best_b = c * ACTION_BASE + lo, a, b
     return best
 
 
@@ -204,20 +213,24 @@ def choose_straw_hunter(obs, params, rng):
         return sr
     break_at = obs[O_BREAK_AT]
     best, best_hv = -1, 0
-    for c in range(1, STRAW):
-        if obs[O_LEGAL + c] == 1:
-            lo, hi = _lamp_range(obs, c)
-            for v in range(lo, hi + 1):
-                if total_after(obs, c, v) == break_at:
-                    hv = hand_value(c)
-                    if best < 0 or hv < best_hv:
-                        best, best_hv = c * ACTION_BASE + v, hv
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if c != STRAW:
+            v = 0
+            if resolves_as_lamp(obs, c):  # the one value that lands exactly on break_at, if it is allowed
+                v = break_at - obs[O_T]
+                if v < obs[O_LAMP_MIN] or v > obs[O_LAMP_MAX]:
+                    continue
+            if total_after(obs, c, v) == break_at:
+                hv = hand_value(c)
+                if best < 0 or hv < best_hv:
+                    best, best_hv = c * ACTION_BASE + v, hv
     if best >= 0:
         return best
     return _choose_safe(obs, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def weighted_score(obs, params, code, t_after, brk, hv, escape, hand_sum):
     """§9.5; the reference computes the same terms in the same order, so the floats agree exactly."""
     break_at = obs[O_BREAK_AT]
@@ -235,26 +248,57 @@ def weighted_score(obs, params, code, t_after, brk, hv, escape, hand_sum):
     return score
 
 
+@njit(cache=True, inline="always")
+def _lamp_candidates(obs, params):
+    """The Lamp values that can win `weighted` (§9.5 scores every v): a non-breaking value scores
+    w_press·T'/break_at (+ w_exact when exact), monotone in v, and every breaking value scores the same. So the best
+    v is the top (w_press > 0) or bottom non-exact safe value, the exact value, or the lowest breaking value; a scan
+    over these in ascending v, ties kept, picks what a scan over every v picks. Returns (count, v1, v2, v3)."""
+    t, break_at = obs[O_T], obs[O_BREAK_AT]
+    lo, hi = obs[O_LAMP_MIN], obs[O_LAMP_MAX]
+    exact = break_at - t
+    v1, v2, v3 = -1, -1, -1
+    top_safe = min(hi, exact)
+    if top_safe >= lo:  # some safe values exist
+        non_exact_top = top_safe if top_safe != exact else top_safe - 1
+        if non_exact_top >= lo:
+            v1 = non_exact_top if params[P_W_PRESS] > 0 else lo
+        if lo <= exact <= hi:
+            v2 = exact
+    first_break = max(lo, exact + 1)
+    if first_break <= hi:
+        v3 = first_break
+    return v1, v2, v3
+
+
 @njit(cache=True)
 def choose_weighted(obs, params, rng):
     hand_sum = hand_total(obs)
-    break_at = obs[O_BREAK_AT]
     best, best_score = -1, 0.0
-    for c in range(1, 24):
-        if obs[O_LEGAL + c] == 1:
-            lo, hi = _lamp_range(obs, c)
-            hv = hand_value(c)
-            esc = is_escape(obs, c)
-            for v in range(lo, hi + 1):
-                t = total_after(obs, c, v)
-                brk = c != STRAW and t > break_at
-                s = weighted_score(obs, params, c, t, brk, hv, esc, hand_sum)
-                if best < 0 or s > best_score:  # strict: ties keep the lower (code, v)
-                    best, best_score = c * ACTION_BASE + v, s
+    for i in range(obs[O_N_LEGAL]):
+        c = obs[O_LEGAL_CODES + i]
+        if resolves_as_lamp(obs, c):
+            v1, v2, v3 = _lamp_candidates(obs, params)
+            for v in (v1, v2, v3):
+                if v >= 0:
+                    best, best_score = _weighted_pick(obs, params, c, v, hand_sum, best, best_score)
+        else:
+            best, best_score = _weighted_pick(obs, params, c, 0, hand_sum, best, best_score)
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _weighted_pick(obs, params, c, v, hand_sum, best, best_score):
+    """Keep (best, best_score) or take action (c, v) if it scores strictly higher (ties keep the lower (code, v))."""
+    t = total_after(obs, c, v)
+    s = weighted_score(obs, params, c, t, c != STRAW and t > obs[O_BREAK_AT], hand_value(c), is_escape(obs, c),
+                       hand_sum)
+    if best < 0 or s > best_score:
+        return c * ACTION_BASE + v, s
+    return best, best_score
+
+
+@njit(cache=True, inline="always")
 def choose_builtin(sid, obs, params, rng):
     """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid; `random` is
     dispatched by the kernel itself, see `choose_random`)."""

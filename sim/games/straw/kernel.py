@@ -12,7 +12,7 @@ from sim.games.straw.rules import ERROR_ILLEGAL, GAME_COLUMNS, MAX_HAND, PARAMS,
 from sim.spec import GAME_BASE, SEAT_BASE
 from strategies.straw import (ACTION_BASE, COPY, K_ADD, K_LAMP, K_NONE, K_REV, K_SUB, LAMP, O_BREAK_AT, O_CLAMP,
                               O_DEALER, O_DIRECTION, O_HAND, O_HAND_LEN, O_HAND_SIZES, O_LAMP_MAX, O_LAMP_MIN,
-                              O_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT, O_STACK_LEN, O_T, O_TOP_KIND,
+                              O_LEGAL, O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT, O_STACK_LEN, O_T, O_TOP_KIND,
                               O_TOP_VALUE, O_TOTALS, OBS_SIZE, RANDOM, REVERSE, STRAW, choose_builtin, choose_random, hand_value)
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
@@ -64,6 +64,8 @@ def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pil
         obs[O_LEGAL + c] = 0
     for i in range(n_legal):
         obs[O_LEGAL + legal[i]] = 1
+        obs[O_LEGAL_CODES + i] = legal[i]
+    obs[O_N_LEGAL] = n_legal
 
 
 @njit(cache=True, inline="always")
