@@ -69,16 +69,11 @@ def game_options(f):
 
 
 def build_config(game_name, players, variants, sets, strategy, seed):
-    from sim.engine import RunConfig
+    from sim.engine import configure
     from sim.registry import get_game
-    from sim.seats import parse_strategies
-    game = get_game(game_name)
-    players = players if players is not None else game.default_players
     variant_list = tuple(v.strip() for item in variants for v in item.split("+") if v.strip())
     rule_sets, strategy_sets = parse_sets(sets)
-    params = game.resolve_params(players, variant_list, rule_sets)
-    seats = parse_strategies(game, strategy, players, strategy_sets)
-    return RunConfig(game, players, params, seats, seed, variant_list, rule_sets)
+    return configure(get_game(game_name), players, strategy, variant_list, rule_sets, seed, strategy_sets)
 
 
 # --------------------------------------------------------------------------------------------- the group

@@ -37,6 +37,16 @@ class RunConfig:
         return data, strategy_arrays(self.seats)
 
 
+def configure(game, players=None, strategies=None, variants=(), sets=None, seed=1, strategy_sets=None):
+    """A RunConfig from user-level choices: rule defaults, then variants, then `sets`; seats from strategy specs."""
+    from sim.seats import parse_strategies
+    players = players if players is not None else game.default_players
+    variants = tuple(variants)
+    params = game.resolve_params(players, variants, sets or {})
+    seats = parse_strategies(game, strategies, players, strategy_sets)
+    return RunConfig(game, players, params, seats, seed, variants, dict(sets or {}))
+
+
 class IntHistogram:
     """Exact counts of integer values, mergeable: counts[i] is the number of times value offset + i was seen."""
 

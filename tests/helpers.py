@@ -1,14 +1,7 @@
 """Shared test helpers: running a game's kernel directly and comparing it with the game's reference."""
 import numpy as np
 
-from sim.engine import RunConfig, run_chunk
-from sim.seats import parse_strategies
-
-
-def make_config(game, players, strategies=None, variants=(), sets=None, seed=1, strategy_sets=None):
-    params = game.resolve_params(players, tuple(variants), sets or {})
-    seats = parse_strategies(game, strategies, players, strategy_sets)
-    return RunConfig(game, players, params, seats, seed, tuple(variants), dict(sets or {}))
+from sim.engine import configure as make_config, run_chunk  # noqa: F401  (make_config is used by the tests)
 
 
 def kernel_games(config, start, count):

@@ -210,3 +210,19 @@ def test_ctrl_c_leaves_a_valid_partial_run(tmp_path):
 
 def _ls(path):
     return os.listdir(path) if os.path.isdir(path) else []
+
+
+def test_the_documented_plugin_example_runs(tmp_path):
+    import re
+    text = open(os.path.join(os.path.dirname(__file__), "..", "docs", "plugins.md")).read()
+    code = re.search(r"```python\n# my_bots.py\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "my_bots.py").write_text(code)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code_, out, err = run_cli(["run", "straw", "--players", "4", "--n", "2000", "--strategy",
+                                   "./my_bots.py:cautious,straw-hunter,straw-hunter,straw-hunter", "--out", "r"])
+    finally:
+        os.chdir(cwd)
+    assert code_ == 0, err
+    assert "./my_bots.py:cautious" in out

@@ -1,0 +1,130 @@
+"""Throughput, compile time, start-up time and peak memory of every registered game (`make bench`).
+
+Measures, per game: games/s with random play at every player count, and with each shipped heuristic at the
+game's default player count, at 1 thread and at all threads; cold-compile time (empty numba cache) and cached
+start of `sim run GAME --n 1000`; peak memory for 1M and 10M games without saved rows (flat in n). Writes
+benchmarks/RESULTS.md. Not a test: nothing here asserts a speed.
+
+    python -m benchmarks.run                 # everything
+    python -m benchmarks.run --games straw   # one game
+    python -m benchmarks.run --quick         # shorter timings, no memory runs
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+
+import numba
+
+from sim.engine import configure, run_games
+from sim.registry import game_ids, get_game
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def games_per_second(spec, players, strategy, threads, seconds):
+    config = configure(spec, players, strategy, seed=12345)
+    run_games(config, 2000, threads=threads)  # compile / load and warm up
+    probe = run_games(config, 4000, threads=threads)
+    n = max(4000, int(probe.games_per_second * seconds))
+    return run_games(config, n, threads=threads, start=10_000).games_per_second
+
+
+def _python(code, env=None, cwd=ROOT):
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd, check=True)
+    return time.perf_counter() - t, out.stdout
+
+
+def cold_compile_seconds(game_id):
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        code = (f"from sim.registry import get_game; from sim.engine import configure, run_games; "
+                f"g = get_game({game_id!r}); run_games(configure(g, g.default_players, 'random'), 10)")
+        seconds, _ = _python(code, env)
+    return seconds
+
+
+def cached_start_seconds(game_id):
+    with tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        subprocess.run([os.path.join(os.path.dirname(sys.executable), "sim"), "run", game_id, "--n", "1000", "-q",
+                        "--out", os.path.join(out, "r")], capture_output=True, check=True, cwd=ROOT)
+        return time.perf_counter() - t
+
+
+def peak_memory_mib(game_id, n):
+    code = (f"import resource; from sim.cli import main; import sys, tempfile; d = tempfile.mkdtemp(); "
+            f"sys.argv = ['sim', 'run', {game_id!r}, '--n', '{n}', '-q', '--strategy', 'random', '--out', d + '/r'];\n"
+            f"try:\n    main()\nexcept SystemExit:\n    pass\n"
+            f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    seconds, out = _python(code)
+    return int(out.strip().splitlines()[-1]) / 1024, seconds
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def bench_game(game_id, seconds, memory):
+    spec = get_game(game_id)
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    lines = [f"### {spec.title} (`{spec.id}`)", "",
+             "| players | strategy | games/s, 1 thread | games/s, " f"{all_threads} threads |", "|---|---|---|---|"]
+    rows = [(p, "random") for p in range(spec.min_players, spec.max_players + 1)]
+    rows += [(spec.default_players, s.name) for s in spec.strategies if s.name != "random"]
+    for players, strategy in rows:
+        one = games_per_second(spec, players, strategy, 1, seconds)
+        many = games_per_second(spec, players, strategy, all_threads, seconds)
+        lines.append(f"| {players} | {strategy} | {one:,.0f} | {many:,.0f} |")
+        print(f"{spec.id} {players}p {strategy}: {one:,.0f} / {many:,.0f} games/s", flush=True)
+    lines.append("")
+    lines.append(f"- cold compile (empty cache, import + first games): {cold_compile_seconds(game_id):.1f} s")
+    lines.append(f"- cached start of `sim run {game_id} --n 1000`: {cached_start_seconds(game_id):.2f} s")
+    if memory:
+        for n in (1_000_000, 10_000_000):
+            mib, secs = peak_memory_mib(game_id, n)
+            lines.append(f"- peak memory, `sim run {game_id} --n {n:,}` (random, rows not saved): {mib:,.0f} MiB "
+                         f"({secs:.0f} s)")
+    lines.append("")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(game_ids()))
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
+    args = parser.parse_args()
+    seconds = 0.5 if args.quick else 3.0
+    header = [
+        "# Benchmark results", "",
+        f"Measured {date.today().isoformat()} with `make bench` on {cpu_name()}, {os.cpu_count()} cores, "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, numba {numba.__version__}.",
+        "Games/s are after compilation, over runs of about "
+        f"{seconds:g} s; seeds fixed, so every figure is the same games each time.", "",
+    ]
+    body = []
+    for game_id in args.games.split(","):
+        body += bench_game(game_id.strip(), seconds, memory=not args.quick)
+    with open(args.out, "w") as f:
+        f.write("\n".join(header + body))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
