@@ -32,16 +32,18 @@ def test_aggregate_merge_is_exact_and_order_free():
     spec = get_game("straw")
     config = make_config(spec, 4, "random", seed=5)
     from sim.engine import run_chunk
-    parts = [run_chunk(config, 5, start, 500) for start in (0, 500, 1000)]
+    parts = [(start, run_chunk(config, 5, start, 500)) for start in (0, 500, 1000)]
     whole = run_chunk(config, 5, 0, 1500)
     merged = Aggregate(4, spec.all_seat_columns, spec.all_game_columns)
-    for seat_out, game_out in reversed(parts):
-        merged.merge(Aggregate.from_chunk(spec, 4, seat_out, game_out))
+    for start, (seat_out, game_out) in reversed(parts):
+        merged.merge(Aggregate.from_chunk(spec, 4, seat_out, game_out, start))
     direct = Aggregate.from_chunk(spec, 4, *whole)
     assert merged.to_dict() == direct.to_dict()
     assert Aggregate.from_dict(merged.to_dict()).to_dict() == merged.to_dict()
-    # win shares add up to one game's worth per game
+    # win shares add up to one game's worth per game; batches partition the games
     assert merged.seat_sum[:, 2].sum() == 60 * 1500
+    assert merged.batch_n.sum() == 1500 and (merged.batch_win.sum(axis=0) == merged.seat_sum[:, 2]).all()
+    assert merged.outright.sum() + merged.ties[0] == 1500
 
 
 def test_histogram_merge():
