@@ -49,29 +49,44 @@ def parse_sets(values):
     return rule_sets, strategy_sets
 
 
-def game_options(f):
-    """The options every command that plays games shares."""
-    options = [
-        click.argument("game"),
-        click.option("--players", "-p", type=int, default=None, help="Number of seats (default: the game's)."),
-        click.option("--variant", "-v", "variants", multiple=True,
-                     help="A rule variant; repeat or join with '+' to combine (random-junk+lots-of-crows)."),
-        click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                     help="A rule parameter, or STRATEGY.PARAM=VALUE for a strategy parameter; repeatable."),
-        click.option("--strategy", "-s", default=None,
-                     help="One spec for all seats or a comma list per seat: name, name:param=value, FILE.py:FUNC."),
-        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
-                     help="Run seed; game i always plays from stream (seed, i)."),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+def game_options(f=None, *, several_players=False):
+    """The options every command that plays games shares. With several_players, --players takes a comma list
+    (compare); otherwise one count."""
+    def decorate(f):
+        if several_players:
+            players = click.option("--players", "-p", default=None,
+                                   help="Seat counts to compare, comma separated (2,3,4); default: the game's.")
+        else:
+            players = click.option("--players", "-p", type=int, default=None,
+                                   help="Number of seats (default: the game's).")
+        options = [
+            click.argument("game"),
+            players,
+            click.option("--variant", "-v", "variants", multiple=True,
+                         help="A rule variant; repeat or join with '+' to combine (random-junk+lots-of-crows)."),
+            click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                         help="A rule parameter, or STRATEGY.PARAM=VALUE for a strategy parameter; repeatable."),
+            click.option("--strategy", "-s", default=None,
+                         help="One spec for all seats or a comma list per seat: name, name:param=value, "
+                              "FILE.py:FUNC."),
+            click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+                         help="Run seed; game i always plays from stream (seed, i)."),
+        ]
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate(f) if f is not None else decorate
+
+
+def split_variants(items):
+    """--variant values -> one tuple of variant names ('a+b' and repeats combine; 'base' means none)."""
+    return tuple(v.strip() for item in items for v in item.split("+") if v.strip() and v.strip() != "base")
 
 
 def build_config(game_name, players, variants, sets, strategy, seed):
     from sim.engine import configure
     from sim.registry import get_game
-    variant_list = tuple(v.strip() for item in variants for v in item.split("+") if v.strip())
+    variant_list = split_variants(variants)
     rule_sets, strategy_sets = parse_sets(sets)
     return configure(get_game(game_name), players, strategy, variant_list, rule_sets, seed, strategy_sets)
 
@@ -113,4 +128,4 @@ def main():
     """
 
 
-from sim import commands  # noqa: E402,F401  (registers the commands on `main`)
+from sim import analysis_commands, commands  # noqa: E402,F401  (register the commands on `main`)

@@ -24,26 +24,79 @@ def list_games(game):
         click.echo(describe_game(spec, full=bool(game)))
 
 
+def run_options(f):
+    """Options of every command that runs many games (run, compare, sweep, tournament)."""
+    options = [
+        click.option("--n", "n", type=click.IntRange(min=1), default=100_000, show_default=True,
+                     help="Games to play (per configuration for compare and sweep)."),
+        click.option("--out", "-o", default=None,
+                     help="Run directory (default runs/<time>-<game>); must be new or empty."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Worker threads (default: all cores)."),
+        click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+                     help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results."),
+        click.option("--html", default=None, help="Also write a self-contained HTML report to this file."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; only the run directory."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
 @main.command()
 @game_options
-@click.option("--n", "n", type=click.IntRange(min=1), default=100_000, show_default=True, help="Games to play.")
-@click.option("--out", "-o", default=None, help="Run directory (default runs/<time>-<game>); must be new or empty.")
+@run_options
 @click.option("--save-games", is_flag=True, help="Write one row per game to games.parquet.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no table; only the run directory.")
-def run(game, players, variants, sets, strategy, seed, n, out, save_games, threads, chunk_size, quiet):
+@click.option("--precision", type=float, default=None,
+              help="Play until every seat's 95% win-share half-width is at most this (e.g. 0.002).")
+@click.option("--max-n", type=click.IntRange(min=1), default=100_000_000, show_default=True,
+              help="Cap on games for --precision.")
+def run(game, players, variants, sets, strategy, seed, n, out, threads, chunk_size, html, quiet, save_games,
+        precision, max_n):
     """Play N games of GAME and print win shares (Wilson 95%), scores and game length per seat and strategy."""
     from sim.display import print_summary
     from sim.runner import execute_run
     config = build_config(game, players, variants, sets, strategy, seed)
+    should_stop = None
+    if precision is not None:
+        from analysis.precision import largest_half_width
+        if not 0 < precision < 0.5:
+            raise UserError(f"--precision must be between 0 and 0.5 (a half-width), not {precision}")
+        n = max_n
+        should_stop = lambda agg: agg.n >= 1000 and largest_half_width(agg) <= precision  # noqa: E731
+    html_path = _check_html_path(html)
     outcome = execute_run(config, n, out=out, save_games=save_games, threads=threads, chunk_size=chunk_size,
-                          progress=not quiet)
+                          progress=not quiet, should_stop=should_stop,
+                          extra_manifest={"precision": precision} if precision is not None else None)
     if not quiet:
         print_summary(outcome)
+    if html_path:
+        from sim.reporting import run_context
+        _write_html(html_path, run_context(outcome))
     click.echo(f"run directory: {outcome.run_dir}" + ("" if outcome.result.complete else "  (partial: interrupted)"))
     return 0 if outcome.result.complete else 130
+
+
+def _check_html_path(path):
+    """Fail before running when the report could not be written."""
+    if path is None:
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UserError(f"--html {path} is a directory; give a file name")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot write --html {path}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise UserError(f"cannot write --html {path}: the folder is not writable")
+    return path
+
+
+def _write_html(path, context):
+    from reports.html import write_report
+    write_report(context, path)
+    click.echo(f"report: {path}")
 
 
 @main.command()

@@ -1,13 +1,14 @@
-"""A whole `sim run`: the run directory, progress bar, per-game rows, the engine, then manifest and summary."""
+"""Whole runs as the commands need them: run directories, progress bar, per-game rows, manifest and summary."""
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 
 from analysis.summary import summarize
 from sim import results
 from sim.engine import EngineError, run_games
-from sim.spec import SpecError
+from sim.spec import SpecError, WIN_SCALE
 
 
 @dataclass
@@ -15,6 +16,7 @@ class RunOutcome:
     result: object
     summary: dict
     run_dir: str
+    convergence: list  # [(games so far, [win share per seat])] after each chunk
 
 
 class Progress:
@@ -35,15 +37,30 @@ class Progress:
             self.bar.close()
 
 
+def save_result(run_dir, result, n_for_command, files=(), extra=None, command=None):
+    """summary.json and manifest.json of one configuration's result; returns the summary."""
+    config = result.config
+    summary = summarize(result.aggregate, config)
+    results.write_json_atomic(os.path.join(run_dir, results.SUMMARY),
+                              {**summary, "aggregate": result.aggregate.to_dict()})
+    files = [results.MANIFEST, results.SUMMARY, *files]
+    command = command or results.reproduce_command(config, n_for_command)
+    results.write_json_atomic(os.path.join(run_dir, results.MANIFEST),
+                              results.manifest(result, command, run_dir, files, extra=extra))
+    return summary
+
+
 def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_size=None, progress=True,
                 should_stop=None, extra_manifest=None):
     run_dir = results.prepare_run_dir(out or results.default_run_dir(config.game.id))
-    writer = results.GameRowWriter(f"{run_dir}/{results.GAMES}", config) if save_games else None
+    writer = results.GameRowWriter(os.path.join(run_dir, results.GAMES), config) if save_games else None
     bar = Progress(n, progress)
+    convergence = []
 
-    def on_chunk(first, seat_out, game_out, _total):
+    def on_chunk(first, seat_out, game_out, total):
         if writer is not None:
             writer.write(first, seat_out, game_out)
+        convergence.append((total.n, (total.seat_sum[:, 2] / WIN_SCALE / total.n).tolist()))
         bar.update(game_out.shape[0])
 
     try:
@@ -56,15 +73,37 @@ def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_si
         raise SpecError(str(exc)) from None
     finally:
         bar.close()
-    files = [results.MANIFEST, results.SUMMARY]
+    files = []
     if writer is not None:
         writer.close()
         if writer.rows:
             files.append(results.GAMES)
-    summary = summarize(result.aggregate, config)
-    results.write_json_atomic(f"{run_dir}/{results.SUMMARY}",
-                              {**summary, "aggregate": result.aggregate.to_dict()})
-    results.write_json_atomic(f"{run_dir}/{results.MANIFEST}",
-                              results.manifest(result, results.reproduce_command(config, n), run_dir, files,
-                                                               extra=extra_manifest))
-    return RunOutcome(result, summary, run_dir)
+    n_done = result.aggregate.n if should_stop is not None else n
+    summary = save_result(run_dir, result, n_done, files, extra_manifest)
+    return RunOutcome(result, summary, run_dir, convergence)
+
+
+def run_dir_for(out, game_id, kind):
+    return results.prepare_run_dir(out or results.default_run_dir(f"{game_id}-{kind}"))
+
+
+def save_multi(parent, labels, multi, n, kind, command, extra=None):
+    """One sub-directory per configuration (NN-label) with its manifest and summary, and the parent's manifest
+    listing them; returns [(label, sub-directory, summary)]."""
+    saved = []
+    for i, (label, result) in enumerate(zip(labels, multi.results)):
+        sub = os.path.join(parent, f"{i:02d}-{_slug(label)}")
+        os.makedirs(sub, exist_ok=True)
+        saved.append((label, sub, save_result(sub, result, n, extra={"label": label, "part_of": kind})))
+    first = multi.results[0]
+    results.write_json_atomic(os.path.join(parent, results.MANIFEST), {
+        "kind": kind, "game": first.config.game.id, "rules_version": first.config.game.version,
+        "package_version": results.PACKAGE_VERSION, "seed": first.config.seed, "n_requested": n,
+        "n_games": first.aggregate.n, "status": "complete" if first.complete else "partial",
+        "seconds": round(first.seconds, 3), "threads": first.threads, "command": command,
+        "runs": [{"label": label, "dir": os.path.basename(sub)} for label, sub, _ in saved], **(extra or {})})
+    return saved
+
+
+def _slug(text):
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in text)[:60] or "run"

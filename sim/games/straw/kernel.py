@@ -27,7 +27,7 @@ S_SCORE, S_BREAKS, S_STRAW_BREAKS, S_ZERO, S_NEG, S_BEST = (
     _SEAT[k] for k in ("score", "breaks", "straw_breaks", "zero_rounds", "negative_rounds", "best_round"))
 (G_ERROR, G_FIRST_DEALER, G_ROUNDS, G_CAPPED, G_NORMAL, G_STRAW, G_STALLS, G_FORCED, G_BREAK_SUM, G_OVER_SUM,
  G_BC_ITEM, G_BC_LAMP, G_BC_COPY, G_TURNS, G_PASSES, G_EXACT, G_STRAW_CHANCES, G_STRAW_DECLINED, G_P_REV, G_P_COPY,
- G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT) = (_GAME[k] for k in GAME_BASE + GAME_COLUMNS)
+ G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT, G_LEAD_CHANGES) = (_GAME[k] for k in GAME_BASE + GAME_COLUMNS)
 
 # Trace event kinds (docs/trace.md): each event is TRACE_WIDTH int32s, [kind, a, b, c, d, e, f, g].
 EV_ROUND, EV_DEAL, EV_PLAY, EV_PASS, EV_ROUND_END, EV_DRAW = 1, 2, 3, 4, 5, 6
@@ -112,6 +112,18 @@ def _remove(hands, hand_len, seat, code):
 
 
 @njit(cache=True)
+def _unique_leader(totals, players):
+    """The seat with the strictly highest total, or -1 on a tie."""
+    best, who = totals[0], 0
+    for s in range(1, players):
+        if totals[s] > best:
+            best, who = totals[s], s
+        elif totals[s] == best:
+            who = -1
+    return who
+
+
+@njit(cache=True)
 def _is_legal_action(action, code, v, lamp, legal, n_legal, lamp_min, lamp_max):
     if action < 0 or (lamp and (v < lamp_min or v > lamp_max)):
         return False
@@ -166,6 +178,7 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
     first_dealer = below(rng, players)  # STRAW-2
     game_row[G_FIRST_DEALER] = first_dealer
     rounds = rp[R_ROUNDS] if rp[R_ROUNDS] > 0 else players  # STRAW-20
+    leader = -1  # the last round-end leader with a unique highest total (for lead_changes)
     rnd = 0
     while True:
         rnd += 1
@@ -341,6 +354,11 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
                 seat_row[s, S_BEST] = h
             if tracing:
                 record(trace, trace_len, EV_ROUND_END, rnd, ended, ender, T, s, h, totals[s])
+        new_leader = _unique_leader(totals, players)
+        if new_leader >= 0:
+            if leader >= 0 and new_leader != leader:
+                game_row[G_LEAD_CHANGES] += 1
+            leader = new_leader
         if rp[R_EVERTIDE] == 1:  # variant evertide replaces STRAW-20
             top = totals[0]
             for s in range(1, players):

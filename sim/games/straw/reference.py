@@ -382,7 +382,8 @@ def play_game(params, players, seed, game_index, strategies, trace=None):
     totals = [0] * players
     seat = {k: [0] * players for k in ("breaks", "straw_breaks", "zero_rounds", "negative_rounds")}
     seat["best_round"] = [None] * players
-    game = {k: 0 for k in ("normal_breaks", "straw_breaks", "stalls", "deck_out_rounds")}
+    game = {k: 0 for k in ("normal_breaks", "straw_breaks", "stalls", "deck_out_rounds", "lead_changes")}
+    leader = None  # last round-end seat with a unique highest total
     stats = new_stats()
     rounds = p["rounds"] or players  # STRAW-20
     number, capped, error = 0, 0, 0
@@ -413,6 +414,11 @@ def play_game(params, players, seed, game_index, strategies, trace=None):
             seat["negative_rounds"][s] += scores[s] < 0
             if seat["best_round"][s] is None or scores[s] > seat["best_round"][s]:
                 seat["best_round"][s] = scores[s]
+        top = max(totals)
+        if totals.count(top) == 1:  # lead changes: a new unique leader at a round's end
+            if leader is not None and totals.index(top) != leader:
+                game["lead_changes"] += 1
+            leader = totals.index(top)
         if trace is not None:
             trace.append({"kind": "round_end", "round": number, "ending": r.ended, "ender": r.ender, "T": r.T,
                           "scores": scores, "totals": list(totals)})

@@ -51,7 +51,7 @@ GAME_COLUMNS = (
     "first_dealer", "rounds_played", "capped", "normal_breaks", "straw_breaks", "stalls", "forced_breaks",
     "break_total_sum", "overshoot_sum", "break_card_item", "break_card_lamp", "break_card_copy", "turns", "passes",
     "exact_hits", "straw_chances", "straw_declined", "plays_reverse", "plays_copy", "plays_lamp", "plays_carpet",
-    "lamp_choices", "lamp_value_sum", "clamp_loss", "deck_out_rounds",
+    "lamp_choices", "lamp_value_sum", "clamp_loss", "deck_out_rounds", "lead_changes",
 )
 RATIOS = (
     Ratio("mean_break_total", "break_total_sum", "normal_breaks"),
