@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from sim.cli import UserError, game_options, main, parse_sets, split_variants
-from sim.commands import _check_html_path, _write_html, run_options
+from sim.commands import _check_html_path, _write_html, backend_for, run_options
 from sim.spec import SpecError
 
 
@@ -20,33 +20,40 @@ def _parse_players(text, game):
     return counts
 
 
-def _run_multi(kind, configs, labels, n, out, threads, chunk_size, quiet, command):
-    from sim.multirun import run_together
+def _run_multi(kind, configs, labels, n, opts, command):
+    """Run the configurations together (in-process or on a cluster) and save them under one directory."""
+    from sim.engine import EngineError
+    from sim.multirun import MultiResult, run_together
+    from sim.results import remove_if_empty
     from sim.runner import Progress, run_dir_for, save_multi
-    parent = run_dir_for(out, configs[0].game.id, kind)
-    bar = Progress(n * len(configs), not quiet)
+    parent = run_dir_for(opts["out"], configs[0].game.id, kind)
+    bar = Progress(n * len(configs), not opts["quiet"])
+    on_chunk = lambda count: bar.update(count * len(configs))  # noqa: E731
+    extra = None
     try:
-        multi = run_together(configs, n, threads=threads, chunk_size=chunk_size,
-                             on_chunk=lambda count: bar.update(count * len(configs)))
-    except Exception as exc:  # EngineError: a plug-in broke the rules
-        from sim.engine import EngineError
-        if isinstance(exc, EngineError):
-            from sim.results import remove_if_empty
-            remove_if_empty(parent)
-            raise SpecError(str(exc)) from None
-        raise
+        with backend_for(opts["scheduler"], opts["workers"], opts["connect_timeout"]) as backend:
+            if backend is None:
+                multi = run_together(configs, n, threads=opts["threads"], chunk_size=opts["chunk_size"],
+                                     on_chunk=on_chunk)
+            else:
+                multi = MultiResult(*backend.run(configs, n, chunk_size=opts["chunk_size"], on_chunk=on_chunk))
+                extra = backend.describe()
+    except (EngineError, SpecError) as exc:
+        remove_if_empty(parent)
+        raise SpecError(str(exc)) from None
     finally:
         bar.close()
-    saved = save_multi(parent, labels, multi, n, kind, command)
+    saved = save_multi(parent, labels, multi, n, kind, command, extra)
     return parent, multi, saved
 
 
 @main.command()
 @game_options(several_players=True)
 @run_options
-def compare(game, players, variants, sets, strategy, seed, n, out, threads, chunk_size, html, quiet):
+def compare(game, players, variants, sets, strategy, seed, **opts):
     """Compare variants (each --variant is one configuration: 'base', 'a', 'a+b') and/or seat counts
     (--players 2,3,4) on the same seeds; prints paired differences with Holm-corrected verdicts."""
+    n, html, quiet = opts["n"], opts["html"], opts["quiet"]
     from sim.display import print_comparison
     from sim.engine import configure
     from sim.registry import get_game
@@ -66,7 +73,7 @@ def compare(game, players, variants, sets, strategy, seed, n, out, threads, chun
         raise UserError(f"compare lists the same configuration twice: {', '.join(labels)}")
     html_path = _check_html_path(html)
     command = _reproduce(spec.id, "compare", counts, variants, sets, strategy, seed, n)
-    parent, multi, saved = _run_multi("compare", configs, labels, n, out, threads, chunk_size, quiet, command)
+    parent, multi, saved = _run_multi("compare", configs, labels, n, opts, command)
     paired = _paired_dict(labels, multi)
     if not quiet:
         print_comparison(labels, multi, paired)
@@ -100,9 +107,10 @@ def _reproduce(game_id, command, counts, variants, sets, strategy, seed, n, extr
 @main.command()
 @game_options
 @run_options
-def sweep(game, players, variants, sets, strategy, seed, n, out, threads, chunk_size, html, quiet):
+def sweep(game, players, variants, sets, strategy, seed, **opts):
     """Sweep one parameter over a range (--set break_at=40:60:2, or memory.call_at=4:16:2 for a strategy
     parameter, or a list a,b,c); every value plays the same seeds."""
+    n, html, quiet = opts["n"], opts["html"], opts["quiet"]
     from sim.display import print_sweep
     from sim.engine import configure
     from sim.multirun import parse_range
@@ -122,7 +130,7 @@ def sweep(game, players, variants, sets, strategy, seed, n, out, threads, chunk_
         labels.append(f"{name}={value}")
     html_path = _check_html_path(html)
     command = _reproduce(spec.id, "sweep", [players] if players else [], variants, sets, strategy, seed, n)
-    parent, multi, saved = _run_multi("sweep", configs, labels, n, out, threads, chunk_size, quiet, command)
+    parent, multi, saved = _run_multi("sweep", configs, labels, n, opts, command)
     if not quiet:
         print_sweep(name, values, multi)
     if html_path:
@@ -141,9 +149,10 @@ def sweep(game, players, variants, sets, strategy, seed, n, out, threads, chunk_
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule or strategy parameters, as for run.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
 @run_options
-def tournament(game, players, strategies, variants, sets, seed, n, out, threads, chunk_size, html, quiet):
+def tournament(game, players, strategies, variants, sets, seed, **opts):
     """Round robin of strategies over every seat rotation (seat effects cancel): win shares, pairwise win matrix
     and Bradley–Terry ratings with intervals. N is the total over all line-ups."""
+    n, html, quiet = opts["n"], opts["html"], opts["quiet"]
     from sim.display import print_tournament
     from sim.engine import configure
     from sim.multirun import tournament_lineups, tournament_matrix
@@ -166,8 +175,7 @@ def tournament(game, players, strategies, variants, sets, seed, n, out, threads,
     html_path = _check_html_path(html)
     command = _reproduce(spec.id, "tournament", [players], variants, sets, None, seed, n,
                          ["--strategies", strategies])
-    parent, multi, saved = _run_multi("tournament", configs, labels, per_lineup, out, threads, chunk_size, quiet,
-                                      command)
+    parent, multi, saved = _run_multi("tournament", configs, labels, per_lineup, opts, command)
     wins, games = tournament_matrix(multi.results, canonical)
     if not quiet:
         print_tournament(canonical, multi, wins, games)

@@ -36,6 +36,12 @@ def run_options(f):
         click.option("--chunk-size", type=click.IntRange(min=1), default=None,
                      help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results."),
         click.option("--html", default=None, help="Also write a self-contained HTML report to this file."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Run the chunks on an existing Dask distributed cluster."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Start a local Dask cluster with this many worker processes and run on it."),
+        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Seconds to wait for --scheduler before giving up."),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; only the run directory."),
     ]
     for option in reversed(options):
@@ -51,8 +57,8 @@ def run_options(f):
               help="Play until every seat's 95% win-share half-width is at most this (e.g. 0.002).")
 @click.option("--max-n", type=click.IntRange(min=1), default=100_000_000, show_default=True,
               help="Cap on games for --precision.")
-def run(game, players, variants, sets, strategy, seed, n, out, threads, chunk_size, html, quiet, save_games,
-        precision, max_n):
+def run(game, players, variants, sets, strategy, seed, n, out, threads, chunk_size, html, scheduler, workers,
+        connect_timeout, quiet, save_games, precision, max_n):
     """Play N games of GAME and print win shares (Wilson 95%), scores and game length per seat and strategy."""
     from sim.display import print_summary
     from sim.runner import execute_run
@@ -65,9 +71,10 @@ def run(game, players, variants, sets, strategy, seed, n, out, threads, chunk_si
         n = max_n
         should_stop = lambda agg: agg.n >= 1000 and largest_half_width(agg) <= precision  # noqa: E731
     html_path = _check_html_path(html)
-    outcome = execute_run(config, n, out=out, save_games=save_games, threads=threads, chunk_size=chunk_size,
-                          progress=not quiet, should_stop=should_stop,
-                          extra_manifest={"precision": precision} if precision is not None else None)
+    with backend_for(scheduler, workers, connect_timeout) as backend:
+        outcome = execute_run(config, n, out=out, save_games=save_games, threads=threads, chunk_size=chunk_size,
+                              progress=not quiet, should_stop=should_stop, backend=backend,
+                              extra_manifest={"precision": precision} if precision is not None else None)
     if not quiet:
         print_summary(outcome)
     if html_path:
@@ -75,6 +82,24 @@ def run(game, players, variants, sets, strategy, seed, n, out, threads, chunk_si
         _write_html(html_path, run_context(outcome))
     click.echo(f"run directory: {outcome.run_dir}" + ("" if outcome.result.complete else "  (partial: interrupted)"))
     return 0 if outcome.result.complete else 130
+
+
+class _NoBackend:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def backend_for(scheduler, workers, connect_timeout):
+    """In-process by default; a Dask cluster with --scheduler (existing) or --workers (started here)."""
+    if scheduler and workers:
+        raise UserError("give --scheduler (an existing cluster) or --workers (a local one), not both")
+    if not scheduler and not workers:
+        return _NoBackend()
+    from sim.distributed import ClusterBackend
+    return ClusterBackend(scheduler, workers, connect_timeout)
 
 
 def _check_html_path(path):

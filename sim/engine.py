@@ -36,6 +36,17 @@ class RunConfig:
         data = self.game.kernel_data(self.params, self.players)
         return data, strategy_arrays(self.seats)
 
+    def describe(self):
+        """Plain data that rebuilds this configuration in another process (`rebuild`)."""
+        return {"game": self.game.id, "players": self.players, "variants": list(self.variants),
+                "sets": dict(self.sets), "seats": [s.spec for s in self.seats], "seed": self.seed}
+
+
+def rebuild(description):
+    from sim.registry import get_game
+    d = description
+    return configure(get_game(d["game"]), d["players"], d["seats"], d["variants"], d["sets"], d["seed"])
+
 
 def configure(game, players=None, strategies=None, variants=(), sets=None, seed=1, strategy_sets=None):
     """A RunConfig from user-level choices: rule defaults, then variants, then `sets`; seats from strategy specs."""

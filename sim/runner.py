@@ -51,8 +51,11 @@ def save_result(run_dir, result, n_for_command, files=(), extra=None, command=No
 
 
 def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_size=None, progress=True,
-                should_stop=None, extra_manifest=None):
+                should_stop=None, extra_manifest=None, backend=None):
     run_dir = results.prepare_run_dir(out or results.default_run_dir(config.game.id))
+    if backend is not None:
+        return _execute_on_cluster(backend, config, n, run_dir, save_games, chunk_size, progress, should_stop,
+                                   extra_manifest)
     writer = results.GameRowWriter(os.path.join(run_dir, results.GAMES), config) if save_games else None
     bar = Progress(n, progress)
     convergence = []
@@ -80,6 +83,26 @@ def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_si
             files.append(results.GAMES)
     n_done = result.aggregate.n if should_stop is not None else n
     summary = save_result(run_dir, result, n_done, files, extra_manifest)
+    return RunOutcome(result, summary, run_dir, convergence)
+
+
+def _execute_on_cluster(backend, config, n, run_dir, save_games, chunk_size, progress, should_stop, extra):
+    """The same run on a Dask cluster: rows (if saved) are one Parquet file per chunk under games/."""
+    rows_dir = os.path.join(run_dir, "games") if save_games else None
+    bar = Progress(n, progress)
+    try:
+        (result,), _, (convergence,) = backend.run([config], n, chunk_size=chunk_size, rows_dir=rows_dir,
+                                                   on_chunk=bar.update, should_stop=should_stop)
+    except SpecError:
+        results.remove_if_empty(run_dir)
+        raise
+    finally:
+        bar.close()
+    files = []
+    if rows_dir and os.path.isdir(rows_dir):
+        files = sorted(os.path.join("games", f) for f in os.listdir(rows_dir) if f.endswith(".parquet"))
+    n_done = result.aggregate.n if should_stop is not None else n
+    summary = save_result(run_dir, result, n_done, files, {**backend.describe(), **(extra or {})})
     return RunOutcome(result, summary, run_dir, convergence)
 
 

@@ -28,6 +28,11 @@ class SeatStrategy:
     params: dict = field(default_factory=dict)  # name -> float, defaults filled in
     fn: object = None  # the compiled plug-in function
     path: str = ""  # plug-in file
+    portable: str = ""  # the label with the plug-in file's absolute path: rebuilds the seat in another process
+
+    @property
+    def spec(self):
+        return self.portable or self.label
 
 
 def split_specs(text):
@@ -110,7 +115,7 @@ def parse_seat(game, spec, strategy_sets):
         name = f"{os.path.basename(path)}:{func_name}"
         params = _apply_params(spec, name, defaults, items, strategy_sets)
         return SeatStrategy(_label(f"{path}:{func_name}", params, defaults), name, PLUGIN_SID, params, fn,
-                            os.path.abspath(path))
+                            os.path.abspath(path), _label(f"{os.path.abspath(path)}:{func_name}", params, defaults))
     name, *items = spec.split(":")
     info = game.strategy(name)
     params = _apply_params(spec, name, info.params, items, strategy_sets)

@@ -551,7 +551,9 @@ def play_junk(st, choose, seat, own):
     cells = legal_cells(b)  # on the new board
     c = cells[ask(st, choose, seat, D_CELL, cells, {"tile": lifted, "spawn": 0, "own": own, "replaced": 1})]
     place_tile(st, seat, c, lifted, 0)  # R spawns no crows (KRUKI-14)
-    move_tokens(b, r, c)  # tokens lying on R move with R [assumed]
+    if b.stones[r] or b.frozen[r]:  # tokens lying on R move with R [assumed]; they still lapse at KRUKI-33
+        move_tokens(b, r, c)
+        st.token_cells.append(c)
 
 
 def tile_step(st, choose, seat):

@@ -1,0 +1,198 @@
+"""The Dask distributed backend: chunks (game ranges) are Dask tasks, the client merges their exact aggregates.
+
+A task is pure — (configurations, first game, count) → aggregates — so a task lost with its worker is simply
+recomputed by Dask, and the client counts each chunk exactly once (it merges one result per future). Workers rebuild
+the configuration from plain data (`RunConfig.describe`) and compile (or load from their numba cache) once per
+process. Per-game rows, when wanted, are written by the worker that played the chunk, one Parquet file per chunk,
+atomically, under the run directory (which must then be on a path every worker can write).
+"""
+from __future__ import annotations
+
+import os
+import time
+
+from sim.engine import Aggregate, EngineError, RunResult, rebuild, run_chunk
+from sim.spec import SpecError, WIN_SCALE
+
+DEFAULT_CONNECT_TIMEOUT = 10.0
+_CONFIG_CACHE = {}  # per worker process: description key -> (configs, kernel inputs)
+
+
+def connect(scheduler=None, workers=None, connect_timeout=DEFAULT_CONNECT_TIMEOUT):
+    """A Dask client: to an existing scheduler (`tcp://host:8786`), or to a local cluster of `workers` processes
+    that it starts (one thread each). One clear SpecError when the scheduler cannot be reached in time."""
+    import logging
+
+    from dask.distributed import Client, LocalCluster
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout=connect_timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise SpecError(f"cannot reach the Dask scheduler at {scheduler} within {connect_timeout:g} s: "
+                            f"{reason}") from None
+        return client, None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.CRITICAL)
+    return Client(cluster, set_as_default=False), cluster
+
+
+def describe_backend(client, scheduler):
+    info = client.scheduler_info()
+    workers = info.get("workers", {})
+    return {"backend": "dask", "scheduler": scheduler or info.get("address"), "workers": len(workers),
+            "worker_threads": sum(w.get("nthreads", 1) for w in workers.values())}
+
+
+def _configs(descriptions):
+    key = repr(descriptions)
+    if key not in _CONFIG_CACHE:
+        configs = [rebuild(d) for d in descriptions]
+        _CONFIG_CACHE[key] = (configs, [c.kernel_inputs() for c in configs])
+    return _CONFIG_CACHE[key]
+
+
+def chunk_task(descriptions, start, count, rows_dir=None, threads=None):
+    """Runs on a worker: games start..start+count-1 of every configuration. Returns per configuration the aggregate
+    as a dict and, when several configurations share the seat count of the first, the paired metric sums."""
+    from sim.engine import set_threads
+    from sim.multirun import PairedSums, game_metrics
+    if threads:
+        set_threads(threads)
+    configs, inputs = _configs(descriptions)
+    aggregates, paired, base = [], [], None
+    for i, (config, inp) in enumerate(zip(configs, inputs)):
+        seat_out, game_out = run_chunk(config, config.seed, start, count, inp)
+        aggregates.append(Aggregate.from_chunk(config.game, config.players, seat_out, game_out, start).to_dict())
+        metrics = game_metrics(config, seat_out, game_out)
+        if i == 0:
+            base = metrics
+            paired.append(None)
+        elif config.players == configs[0].players:
+            sums = PairedSums()
+            sums.add(base, metrics)
+            paired.append({"n": sums.n, "sums": sums.sums})
+        else:
+            paired.append(None)
+        if rows_dir is not None:
+            _write_rows(config, rows_dir if len(configs) == 1 else os.path.join(rows_dir, f"{i:02d}"), start,
+                        seat_out, game_out)
+    return {"start": start, "count": count, "aggregates": aggregates, "paired": paired}
+
+
+def _write_rows(config, folder, start, seat_out, game_out):
+    from sim.results import GameRowWriter
+    os.makedirs(folder, exist_ok=True)
+    writer = GameRowWriter(os.path.join(folder, f"part-{start:012d}.parquet"), config)
+    writer.write(start, seat_out, game_out)
+    writer.close()
+
+
+def default_chunk_size(n, client):
+    """About 8 tasks per worker thread, each at least 2,000 games: enough tasks to balance load and to lose little
+    when a worker dies, few enough that the scheduler's per-task overhead (docs/scaling.md) stays negligible."""
+    return int(max(2000, min(1 << 20, -(-n // (_cluster_threads(client) * 8)))))
+
+
+def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chunk=None, threads=None,
+                   should_stop=None):
+    """Play games 0..n-1 of every configuration on the cluster; returns (RunResults, paired sums, convergence).
+
+    A window of tasks is kept in flight; results are merged in chunk order (early finishers wait in a small
+    buffer), so `should_stop` (precision targets) sees the same prefix of games whatever the workers do.
+    Ctrl-C cancels the tasks still pending and returns what was merged (complete=False)."""
+    from dask.distributed import as_completed
+
+    from sim.multirun import PairedSums
+    descriptions = [c.describe() for c in configs]
+    size = chunk_size or default_chunk_size(n, client)
+    ranges = [(s, min(size, n - s)) for s in range(0, n, size)]
+    window = max(4, 4 * _cluster_threads(client))
+    token = f"{abs(hash(repr(descriptions))):x}-{time.time_ns()}"
+
+    def submit(i):
+        start, count = ranges[i]
+        return client.submit(chunk_task, descriptions, start, count, rows_dir, threads, retries=3,
+                             key=f"sim-chunk-{token}-{start}")
+
+    totals = [Aggregate(c.players, c.game.all_seat_columns, c.game.all_game_columns) for c in configs]
+    paired = [None] + [PairedSums() if c.players == configs[0].players else None for c in configs[1:]]
+    convergence = [[] for _ in configs]
+    pending = {}  # chunk index -> result waiting for its turn
+    next_merge, next_submit = 0, min(window, len(ranges))
+    futures = [submit(i) for i in range(next_submit)]
+    stream = as_completed(futures, loop=client.loop)
+    interrupted = stopped = False
+    t0 = time.perf_counter()
+    try:
+        for future in stream:
+            try:
+                out = future.result()
+            except EngineError as exc:
+                client.cancel(futures)
+                raise SpecError(str(exc)) from None
+            pending[out["start"] // size] = out
+            if next_submit < len(ranges) and not stopped:
+                futures.append(submit(next_submit))
+                stream.add(futures[-1])
+                next_submit += 1
+            while next_merge in pending and not stopped:
+                _merge(pending.pop(next_merge), totals, paired, convergence)
+                next_merge += 1
+                if on_chunk is not None:
+                    on_chunk(ranges[next_merge - 1][1])
+                if should_stop is not None and should_stop(totals[0]):
+                    stopped = True
+            if stopped or next_merge == len(ranges):
+                client.cancel([f for f in futures if not f.done()])
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+        client.cancel(futures)
+    seconds = time.perf_counter() - t0
+    complete = not interrupted and (stopped or next_merge == len(ranges))
+    results = [RunResult(c, agg, n, seconds, complete, next_merge, _cluster_threads(client))
+               for c, agg in zip(configs, totals)]
+    return results, paired, convergence
+
+
+def _cluster_threads(client):
+    return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()))
+
+
+def _merge(out, totals, paired, convergence):
+    for i, d in enumerate(out["aggregates"]):
+        totals[i].merge(Aggregate.from_dict(d))
+        convergence[i].append((totals[i].n, (totals[i].seat_sum[:, 2] / WIN_SCALE / totals[i].n).tolist()))
+        if paired[i] is not None and out["paired"][i] is not None:
+            paired[i].n += out["paired"][i]["n"]
+            for name, acc in out["paired"][i]["sums"].items():
+                mine = paired[i].sums.setdefault(name, [0, 0, 0, 0])
+                for k in range(4):
+                    mine[k] += acc[k]
+
+
+class ClusterBackend:
+    """`with ClusterBackend(scheduler, workers, timeout) as backend:` — a client for the run, closed afterwards
+    (and the local cluster stopped when this started one)."""
+
+    def __init__(self, scheduler=None, workers=None, connect_timeout=DEFAULT_CONNECT_TIMEOUT):
+        self.scheduler, self.workers, self.connect_timeout = scheduler, workers, connect_timeout
+        self.client = self.cluster = None
+
+    def __enter__(self):
+        self.client, self.cluster = connect(self.scheduler, self.workers, self.connect_timeout)
+        return self
+
+    def __exit__(self, *exc):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        return False
+
+    def describe(self):
+        return describe_backend(self.client, self.scheduler)
+
+    def run(self, configs, n, **kwargs):
+        return run_on_cluster(self.client, configs, n, **kwargs)
