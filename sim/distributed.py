@@ -9,6 +9,7 @@ atomically, under the run directory (which must then be on a path every worker c
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 from sim.engine import Aggregate, EngineError, RunResult, rebuild, run_chunk
@@ -81,10 +82,21 @@ def chunk_task(descriptions, start, count, rows_dir=None, threads=None):
     return {"start": start, "count": count, "aggregates": aggregates, "paired": paired}
 
 
+PENDING = ".pending"
+
+
+def _part_name(start):
+    return f"part-{start:012d}.parquet"
+
+
 def _write_rows(config, folder, start, seat_out, game_out):
+    """Rows of one chunk into FOLDER/.pending/; the client moves a part into FOLDER when it merges the chunk, so
+    FOLDER holds exactly the run's games. No .pending folder means the run is over: nothing is written."""
     from sim.results import GameRowWriter
-    os.makedirs(folder, exist_ok=True)
-    writer = GameRowWriter(os.path.join(folder, f"part-{start:012d}.parquet"), config)
+    pending = os.path.join(folder, PENDING)
+    if not os.path.isdir(pending):
+        return
+    writer = GameRowWriter(os.path.join(pending, _part_name(start)), config)
     writer.write(start, seat_out, game_out)
     writer.close()
 
@@ -116,6 +128,10 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
         return client.submit(chunk_task, descriptions, start, count, rows_dir, threads, retries=3,
                              key=f"sim-chunk-{token}-{start}")
 
+    if rows_dir is not None:
+        if len(configs) != 1:
+            raise SpecError("per-game rows are saved for single runs only")
+        os.makedirs(os.path.join(rows_dir, PENDING), exist_ok=True)
     totals = [Aggregate(c.players, c.game.all_seat_columns, c.game.all_game_columns) for c in configs]
     paired = [None] + [PairedSums() if c.players == configs[0].players else None for c in configs[1:]]
     convergence = [[] for _ in configs]
@@ -138,7 +154,11 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
                 stream.add(futures[-1])
                 next_submit += 1
             while next_merge in pending and not stopped:
-                _merge(pending.pop(next_merge), totals, paired, convergence)
+                out = pending.pop(next_merge)
+                _merge(out, totals, paired, convergence)
+                if rows_dir is not None:
+                    os.replace(os.path.join(rows_dir, PENDING, _part_name(out["start"])),
+                               os.path.join(rows_dir, _part_name(out["start"])))
                 next_merge += 1
                 if on_chunk is not None:
                     on_chunk(ranges[next_merge - 1][1])
@@ -150,6 +170,9 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
     except KeyboardInterrupt:
         interrupted = True
         client.cancel(futures)
+    finally:
+        if rows_dir is not None:
+            shutil.rmtree(os.path.join(rows_dir, PENDING), ignore_errors=True)
     seconds = time.perf_counter() - t0
     complete = not interrupted and (stopped or next_merge == len(ranges))
     results = [RunResult(c, agg, n, seconds, complete, next_merge, _cluster_threads(client))
