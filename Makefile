@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/build/numba-cache
 export PYTHONWARNINGS := ignore::UserWarning:numba.core.utils
 
-.PHONY: install run test bench warm lint clean
+.PHONY: install run test bench report warm lint clean
 
 install: $(STAMP)
 
@@ -26,6 +26,14 @@ test: install
 
 bench: install
 	$(BIN)/python -m benchmarks.run
+
+# A sample report: Straw's seat counts compared, written to reports/out/straw-players.html.
+report: install
+	$(BIN)/sim compare straw --players 2,3,4,5,6 --n 100000 --html reports/out/straw-players.html
+
+lint: install
+	$(BIN)/python -m pip install --quiet ruff
+	$(BIN)/ruff check --select E,F,W --line-length 120 sim strategies analysis reports benchmarks tests
 
 # Compile every kernel once so later runs start from the cache.
 warm: install
