@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-export NUMBA_CACHE_DIR := $(CURDIR)/build/numba-cache
+export SIM_CACHE_DIR := $(CURDIR)/build/numba-cache
 export PYTHONWARNINGS := ignore::UserWarning:numba.core.utils
 
 .PHONY: install run test bench report warm lint clean

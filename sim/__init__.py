@@ -1,0 +1,35 @@
+"""sim — Monte Carlo simulation and balance analysis for tabletop games."""
+import hashlib
+import os
+
+__version__ = "0.1.0"
+
+
+def _numba_cache_dir():
+    """Point numba's on-disk cache at a folder keyed by a hash of the package's sources.
+
+    numba checks only the timestamp of the file that holds a cached function, not of the modules it calls, so an
+    edited strategy module would otherwise run stale compiled code. Keying the folder by the sources that compiled
+    code depends on (the RNG, kernel helpers, every game's kernel and rules, the strategies) makes such an edit
+    start a fresh cache. An explicit NUMBA_CACHE_DIR wins; SIM_CACHE_DIR sets the base folder (the Makefile
+    uses build/numba-cache), else ~/.cache/sim-numba.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    sources = [os.path.join(here, name) for name in ("rng.py", "kernel_util.py", "spec.py")]
+    games = os.path.join(here, "games")
+    for game in sorted(os.listdir(games)):
+        sources += [os.path.join(games, game, name) for name in ("kernel.py", "rules.py")]
+    strategies = os.path.join(os.path.dirname(here), "strategies")
+    sources += [os.path.join(strategies, name) for name in sorted(os.listdir(strategies)) if name.endswith(".py")]
+    digest = hashlib.sha1()
+    for path in sources:  # what compiled code depends on; editing anything else keeps the cache
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                digest.update(os.path.relpath(path, os.path.dirname(here)).encode() + f.read())
+    base = os.environ.get("SIM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "sim-numba")
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, digest.hexdigest()[:16])
+
+
+_numba_cache_dir()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from sim.cli import UserError, game_options, main, parse_sets, split_variants
+from sim.cli import (UserError, data_paths_given, game_options, main, parse_sets, split_variants,
+                     with_data_options)
 from sim.commands import _check_html_path, _write_html, backend_for, run_options
 from sim.spec import SpecError
 
@@ -64,7 +65,8 @@ def compare(game, players, variants, sets, strategy, seed, **opts):
     configs, labels = [], []
     for p in counts:
         for entry in entries:
-            configs.append(configure(spec, p, strategy, entry, rule_sets, seed, strategy_sets))
+            configs.append(configure(spec, p, strategy, entry, rule_sets, seed, strategy_sets,
+                                     data_paths_given(spec)))
             name = "+".join(entry) or "base"
             labels.append(name if len(counts) == 1 else (f"{p}p" if len(entries) == 1 else f"{p}p {name}"))
     if len(configs) < 2:
@@ -126,7 +128,8 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
     configs, labels = [], []
     for value in values:
         rule_sets, strategy_sets = parse_sets(fixed + [f"{name}={value}"])
-        configs.append(configure(spec, players, strategy, split_variants(variants), rule_sets, seed, strategy_sets))
+        configs.append(configure(spec, players, strategy, split_variants(variants), rule_sets, seed, strategy_sets,
+                                 data_paths_given(spec)))
         labels.append(f"{name}={value}")
     html_path = _check_html_path(html)
     command = _reproduce(spec.id, "sweep", [players] if players else [], variants, sets, strategy, seed, n)
@@ -148,6 +151,7 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
 @click.option("--variant", "-v", "variants", multiple=True, help="Rule variants, as for run.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule or strategy parameters, as for run.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@with_data_options
 @run_options
 def tournament(game, players, strategies, variants, sets, seed, **opts):
     """Round robin of strategies over every seat rotation (seat effects cancel): win shares, pairwise win matrix
@@ -164,7 +168,8 @@ def tournament(game, players, strategies, variants, sets, seed, **opts):
     names = split_specs(strategies)
     lineups = tournament_lineups(names, players)
     per_lineup = max(1, n // len(lineups))
-    configs = [configure(spec, players, ",".join(lineup), split_variants(variants), rule_sets, seed, strategy_sets)
+    configs = [configure(spec, players, ",".join(lineup), split_variants(variants), rule_sets, seed, strategy_sets,
+                         data_paths_given(spec))
                for lineup in lineups]
     labels = [" | ".join(s.label for s in c.seats) for c in configs]
     canonical = []

@@ -71,11 +71,44 @@ def game_options(f=None, *, several_players=False):
                               "FILE.py:FUNC."),
             click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
                          help="Run seed; game i always plays from stream (seed, i)."),
+            *data_options(),
         ]
         for option in reversed(options):
             f = option(f)
         return f
     return decorate(f) if f is not None else decorate
+
+
+def _remember_data(ctx, param, value):
+    if value is not None:
+        ctx.meta.setdefault("sim_data", {})[param.opts[0][2:]] = value
+    return value
+
+
+def data_options():
+    """--cards FILE and the other data-table options of the games (registry.DATA_OPTIONS)."""
+    from sim.registry import DATA_OPTIONS
+    return [click.option(f"--{name}", default=None, expose_value=False, callback=_remember_data, metavar="FILE",
+                         help=f"A {game} data table to use instead of the shipped one (docs/games/{game}.md).")
+            for name, game in DATA_OPTIONS.items()]
+
+
+def data_paths_given(game):
+    """The data tables given on the command line, keyed as the game's load_data expects."""
+    from sim.registry import DATA_OPTIONS
+    given = click.get_current_context().meta.get("sim_data", {})
+    out = {}
+    for option, path in given.items():
+        if option not in game.data_options:
+            raise SpecError(f"{game.id} takes no --{option} (a data table of {DATA_OPTIONS[option]})")
+        out[game.data_options[option]] = path
+    return out
+
+
+def with_data_options(f):
+    for option in reversed(data_options()):
+        f = option(f)
+    return f
 
 
 def split_variants(items):
@@ -88,7 +121,8 @@ def build_config(game_name, players, variants, sets, strategy, seed):
     from sim.registry import get_game
     variant_list = split_variants(variants)
     rule_sets, strategy_sets = parse_sets(sets)
-    return configure(get_game(game_name), players, strategy, variant_list, rule_sets, seed, strategy_sets)
+    game = get_game(game_name)
+    return configure(game, players, strategy, variant_list, rule_sets, seed, strategy_sets, data_paths_given(game))
 
 
 # --------------------------------------------------------------------------------------------- the group

@@ -5,6 +5,7 @@ stream (seed, i), so results do not depend on threads, chunk sizes, workers or b
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -31,31 +32,50 @@ class RunConfig:
     seed: int
     variants: tuple = ()
     sets: dict = field(default_factory=dict)  # rule parameters given with --set
+    data_paths: dict = field(default_factory=dict)  # data tables given by the user: key -> absolute path
+    data: object = None  # the loaded tables (games with data files), else None
 
     def kernel_inputs(self):
-        data = self.game.kernel_data(self.params, self.players)
+        data = self.game.kernel_data(self.params, self.players, self.data)
         return data, strategy_arrays(self.seats)
+
+    def data_files(self):
+        """Every data table the run uses: the user's, else the shipped default (for manifests and reports)."""
+        return {**self.game.default_paths, **self.data_paths}
 
     def describe(self):
         """Plain data that rebuilds this configuration in another process (`rebuild`)."""
         return {"game": self.game.id, "players": self.players, "variants": list(self.variants),
-                "sets": dict(self.sets), "seats": [s.spec for s in self.seats], "seed": self.seed}
+                "sets": dict(self.sets), "seats": [s.spec for s in self.seats], "seed": self.seed,
+                "data": dict(self.data_paths)}
 
 
 def rebuild(description):
     from sim.registry import get_game
     d = description
-    return configure(get_game(d["game"]), d["players"], d["seats"], d["variants"], d["sets"], d["seed"])
+    return configure(get_game(d["game"]), d["players"], d["seats"], d["variants"], d["sets"], d["seed"],
+                     data_paths=d.get("data"))
 
 
-def configure(game, players=None, strategies=None, variants=(), sets=None, seed=1, strategy_sets=None):
-    """A RunConfig from user-level choices: rule defaults, then variants, then `sets`; seats from strategy specs."""
+def configure(game, players=None, strategies=None, variants=(), sets=None, seed=1, strategy_sets=None,
+              data_paths=None):
+    """A RunConfig from user-level choices: rule defaults, then variants, then `sets`; seats from strategy specs;
+    data tables from `data_paths` (key -> file) over the shipped ones. Everything is checked here, before a game
+    is played: the kernel's inputs are built once, so a bad combination fails with one clear line."""
     from sim.seats import parse_strategies
     players = players if players is not None else game.default_players
     variants = tuple(variants)
     params = game.resolve_params(players, variants, sets or {})
+    data_paths = {k: os.path.abspath(v) for k, v in (data_paths or {}).items()}
+    unknown = [k for k in data_paths if k not in game.default_paths]
+    if unknown:
+        accepted = ", ".join("--" + o for o in game.data_options) or "none"
+        raise SpecError(f"{game.id} has no data table '{unknown[0]}'; its data options: {accepted}")
+    data = game.load_data(data_paths) if game.load_data is not None else None
     seats = parse_strategies(game, strategies, players, strategy_sets)
-    return RunConfig(game, players, params, seats, seed, variants, dict(sets or {}))
+    config = RunConfig(game, players, params, seats, seed, variants, dict(sets or {}), data_paths, data)
+    config.kernel_inputs()
+    return config
 
 
 class IntHistogram:

@@ -6,7 +6,11 @@ from sim.spec import SpecError
 # id -> (package, aliases). A game appears here once its kernel, reference and strategies are in.
 _GAMES = {
     "straw": ("sim.games.straw", ()),
+    "skrzaty": ("sim.games.skrzaty", ()),
 }
+# Data-table options of the games (`--cards FILE`), known without importing the games; each game's spec maps them.
+DATA_OPTIONS = {"cards": "skrzaty", "reward-cards": "skrzaty", "reward-spaces": "skrzaty", "end-tile": "skrzaty",
+                "tokens": "skrzaty"}
 
 
 def game_ids():

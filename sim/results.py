@@ -90,6 +90,7 @@ def manifest(result, command, run_dir, files, backend="local", extra=None):
         "game": game.id, "title": game.title, "rules_version": game.version, "package_version": PACKAGE_VERSION,
         "players": cfg.players, "variants": list(cfg.variants), "sets": cfg.sets, "params": cfg.params,
         "strategies": seat_descriptions(cfg.seats), "seed": cfg.seed,
+        **({"data_files": cfg.data_files()} if cfg.data_files() else {}),
         "n_requested": result.games_requested, "n_games": result.aggregate.n,
         "status": "complete" if result.complete else "partial",
         "seconds": round(result.seconds, 3), "games_per_second": round(result.games_per_second, 1),
@@ -161,6 +162,9 @@ def reproduce_command(config, n, command="run", extra=()):
         parts += ["--variant", v]
     for name, value in config.sets.items():
         parts += ["--set", f"{name}={value}"]
+    options = {key: option for option, key in config.game.data_options.items()}
+    for key, path in config.data_paths.items():
+        parts += [f"--{options[key]}", path]
     labels = [s.label for s in config.seats]
     parts += ["--strategy", labels[0] if len(set(labels)) == 1 else ",".join(labels)]
     if n is not None:

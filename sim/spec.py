@@ -79,16 +79,20 @@ class GameSpec:
     error_codes: dict = field(default_factory=dict)  # error code -> meaning
     validate: Callable | None = None  # validate(params dict, players) -> raise SpecError on bad combinations
     # The kernel side, called by the engine as
-    #   chunk_kernel(*kernel_data(params, players), players, sids, sparams, users, seed, start, count,
+    #   chunk_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, start, count,
     #                seat_out, game_out)
-    #   trace_kernel(*kernel_data(params, players), players, sids, sparams, users, seed, game_index,
+    #   trace_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, game_index,
     #                seat_row, game_row, trace, trace_len)
-    kernel_data: Callable | None = None  # (params dict, players) -> tuple of arrays (rule vector first)
+    kernel_data: Callable | None = None  # (params, players, data) -> tuple of arrays (rule vector first)
     chunk_kernel: Callable | None = None
     trace_kernel: Callable | None = None
     describe_event: Callable | None = None  # (event row, players) -> dict with "kind", fields and "text"
     reference: Callable | None = None  # reference play_game(params, players, seed, game_index, strategies)
     docs: str = ""  # the game's page under docs/games/
+    # Editable data tables: CLI option (without --) -> key of load_data's paths; default_paths: key -> shipped file.
+    data_options: dict = field(default_factory=dict)
+    default_paths: dict = field(default_factory=dict)
+    load_data: Callable | None = None  # load_data(paths by key) -> data for kernel_data; SpecError on a bad file
 
     @property
     def all_seat_columns(self):

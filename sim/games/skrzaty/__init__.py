@@ -154,4 +154,7 @@ SPEC = GameSpec(
     describe_event=describe_event,
     reference=reference.play_game,
     docs="docs/games/skrzaty.md",
+    data_options={option[2:]: key for option, key in rules.DATA_OPTIONS.items()},
+    default_paths=dict(rules.DEFAULT_PATHS),
+    load_data=rules.load_data,
 )

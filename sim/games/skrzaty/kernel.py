@@ -869,10 +869,12 @@ def _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams
     obs = np.zeros(size, np.int32)
     init_static_obs(obs, rp, cards, spaces, end_tile, tokens, players)
     return (obs, np.zeros(size, np.int32), np.zeros(n_cards + DECK_EXTRA, np.int64),
-            np.zeros((MAX_P, MAX_HAND + 2), np.int64), np.zeros(MAX_P, np.int64), np.zeros((MAX_P, MAX_HAND), np.int64),
+            np.zeros((MAX_P, MAX_HAND + 2), np.int64), np.zeros(MAX_P, np.int64),
+            np.zeros((MAX_P, MAX_HAND), np.int64),
             np.zeros(MAX_P, np.int64), np.zeros(n_cards, np.int64), np.zeros(MAX_P, np.int64),
             np.zeros((MAX_P, 5), np.int64), np.zeros(max(rcards.shape[0], 1), np.int64), np.zeros(MAX_P, np.int64),
-            np.zeros(MAX_P, np.int64), np.zeros(2 + 4 * MAX_P, np.int64), np.zeros(1, np.uint64), cards.copy(), sids.copy(), sparams.copy())
+            np.zeros(MAX_P, np.int64), np.zeros(2 + 4 * MAX_P, np.int64), np.zeros(1, np.uint64),
+            cards.copy(), sids.copy(), sparams.copy())
 
 
 _CHUNK_SIGNATURE = types.void(

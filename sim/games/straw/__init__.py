@@ -16,7 +16,7 @@ def card_name(code):
     return {rules.REVERSE: "Reverse", rules.COPY: "Copy", rules.LAMP: "Lamp", rules.STRAW: "Straw"}.get(code, "?")
 
 
-def kernel_data(params, players):
+def kernel_data(params, players, data=None):
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     return rp, np.array(rules.build_deck(params), np.int8)
 
