@@ -87,7 +87,7 @@ STRATEGIES = (
                  dict(WEIGHTED_DEFAULTS)),
 )
 STRATEGY_NAMES = tuple(s.name for s in STRATEGIES)
-DEFAULT_STRATEGY = "weighted"  # provisional: the round-robin report decides (DESIGN §4)
+DEFAULT_STRATEGY = "weighted"  # the strongest in the round robin (docs/games/skrzaty.md, DESIGN §4)
 
 # ---------------------------------------------------------------------------------------------------- outputs
 CARD_COLOUR_COLUMNS = tuple(f"cards_{c}" for c in COLOURS)  # cards_by_colour[5]: cards played
