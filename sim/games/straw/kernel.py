@@ -397,9 +397,20 @@ def run_chunk(rp, deck0, players, sids, sparams, users, seed, start, count, seat
         deck, hands, hand_len, totals, legal, obs, rng = _scratch(deck0.shape[0])
         no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
         trace_len = np.zeros(1, np.int64)
+        # Each block reads its own copies of the shared inputs: numba counts references to an array on every call
+        # that takes it, and threads doing that on one shared array fight over its cache line.
+        # The same goes for views of the shared outputs, so a game writes into block-local rows first.
+        my_rp, my_deck0, my_sids, my_sparams = rp.copy(), deck0.copy(), sids.copy(), sparams.copy()
+        seat_row = np.zeros((players, seat_out.shape[2]), np.int32)
+        game_row = np.zeros(game_out.shape[1], np.int32)
         for i in range(count * b // blocks, count * (b + 1) // blocks):
-            play_game(rp, deck0, players, sids, sparams, users, seed, start + i, seat_out[i], game_out[i],
+            play_game(my_rp, my_deck0, players, my_sids, my_sparams, users, seed, start + i, seat_row, game_row,
                       deck, hands, hand_len, totals, legal, obs, rng, no_trace, trace_len)
+            for s in range(players):
+                for j in range(seat_row.shape[1]):
+                    seat_out[i, s, j] = seat_row[s, j]
+            for j in range(game_row.shape[0]):
+                game_out[i, j] = game_row[j]
 
 
 @njit(cache=True)
