@@ -7,6 +7,7 @@ from sim.spec import SpecError
 _GAMES = {
     "straw": ("sim.games.straw", ()),
     "skrzaty": ("sim.games.skrzaty", ()),
+    "sen": ("sim.games.sen", ("rat-a-tat-cat",)),
 }
 # Data-table options of the games (`--cards FILE`), known without importing the games; each game's spec maps them.
 DATA_OPTIONS = {"cards": "skrzaty", "reward-cards": "skrzaty", "reward-spaces": "skrzaty", "end-tile": "skrzaty",

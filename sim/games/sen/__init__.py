@@ -40,7 +40,8 @@ def action_text(kind, action, players, ds):
     return str(a)
 
 
-def kernel_data(params, players):
+def kernel_data(params, players, data=None):
+    """The kernel's inputs: rule vector (rules.PARAMS order), canonical deck, ravens and copies per card code."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     return (rp, np.array(rules.build_deck(params), np.int8), np.array(rules.ravens_table(params), np.int64),
             np.array(rules.card_counts(params), np.int64))

@@ -80,7 +80,11 @@ STRATEGIES = (
     StrategyInfo("memory", 2, "whole knowledge table and card counting: gains, targeted peeks and swaps (§9.3)",
                  {"take_gain": 1.0, "swap_gain": 2.0, "call_at": 10.0, "opp_unknown": 3.0}),
 )
-DEFAULT_STRATEGY = "memory"
+# The strongest shipped heuristic at its default parameters (DESIGN §4), by a round robin through the kernel over
+# every seat assignment: head to head threshold wins 56/44 (2 players), 37/29 per seat (3), 28/22 (4), under Sen
+# and rat-a-tat-cat rules alike; with random seats mixed in, 4 players: threshold 0.390, memory 0.357, random 0.003
+# per seat. (memory only wins fields with a random seat in them, and with call_at = 6..8.)
+DEFAULT_STRATEGY = "threshold"
 
 SEAT_COLUMNS = ("calls", "penalties", "round_lows", "unknown_at_call", "swapped_against")
 GAME_COLUMNS = (
