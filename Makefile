@@ -22,6 +22,7 @@ run: install
 	$(BIN)/sim run straw --n 100000 --players 4 --seed 1
 
 test: install
+	$(BIN)/sim warm --jobs 2
 	$(BIN)/python -m pytest
 
 bench: install

@@ -149,11 +149,36 @@ def trace(game, players, variants, sets, strategy, seed, game_index, fmt):
 
 @main.command()
 @click.argument("games", nargs=-1)
-def warm(games):
-    """Compile (or load from the cache) every game's kernels, so later runs start at once."""
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Compile this many games at once, each in its own process.")
+def warm(games, jobs):
+    """Compile every game's kernels (batch and trace) into the cache, so later runs and tests start at once."""
+    import subprocess
     import time
-    from sim.registry import game_ids, get_game
-    for gid in games or game_ids():
+    from concurrent.futures import ThreadPoolExecutor
+    from sim.registry import canonical_id, game_ids
+    ids = [canonical_id(g) for g in games] or game_ids()
+
+    def compile_one(gid):
         t = time.perf_counter()
-        get_game(gid)
-        click.echo(f"{gid}: ready in {time.perf_counter() - t:.1f} s")
+        proc = subprocess.run([sys.executable, "-m", "sim", "warm-one", gid], capture_output=True, text=True)
+        return gid, proc.returncode, time.perf_counter() - t, proc.stderr.strip().splitlines()[-1:] or [""]
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for gid, code, seconds, err in pool.map(compile_one, ids):
+            if code:
+                raise UserError(f"{gid}: compilation failed: {err[0]}")
+            click.echo(f"{gid}: ready in {seconds:.1f} s")
+
+
+@main.command("warm-one", hidden=True)
+@click.argument("game")
+def warm_one(game):
+    """Compile one game's batch and trace kernels (used by `sim warm`)."""
+    from sim.engine import configure, run_games
+    from sim.registry import get_game
+    from sim.tracing import trace_game
+    spec = get_game(game)
+    config = configure(spec, spec.default_players, "random")
+    run_games(config, 4)
+    trace_game(config, 0)
