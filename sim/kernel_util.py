@@ -6,7 +6,12 @@ Kernels take a tuple of MAX_SEATS such functions (one slot per seat) typed as fi
 kernel calls any user function of that signature without recompiling; seats playing a shipped strategy get
 `no_user_strategy` in their slot and never call it.
 """
+import warnings
+
 from numba import njit, types
+
+# Plug-ins go through numba's first-class function types, which it labels experimental; the warning is noise here.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 from sim.spec import MAX_SEATS, WIN_SCALE
 
