@@ -23,7 +23,7 @@ def token_name(k):
     return rules.TOKEN_NAMES[k] if 0 <= k < rules.N_TOKEN_KINDS else "-"
 
 
-def kernel_data(params, players):
+def kernel_data(params, players, data=None):
     """(rule vector in rules.PARAMS order, canonical stack kinds, canonical token kinds)."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     return (rp, np.array(rules.stack_kinds(params), np.int8).reshape(-1),

@@ -196,6 +196,18 @@ def _wants_obs(sids, seat, g, n):
     return n >= 2 and (sids[seat] != RANDOM or g[GS_DECISIONS] == g[GS_STOP])
 
 
+@njit(cache=True, inline="always")
+def _fast(sids, seat, n, g, rng, tracing):
+    """The common decisions without a call: one option (no draw), or a `random` seat (below(n), KRUKI-38).
+    Returns -3 when the full `_ask` is needed."""
+    if n < 2:
+        return 0
+    if sids[seat] == RANDOM and not tracing and g[GS_DECISIONS] != g[GS_STOP]:
+        g[GS_DECISIONS] += 1
+        return below(rng, n)
+    return -3
+
+
 @njit(cache=True)
 def _ask(sids, sparams, users, seat, decision, n, obs, g, ss, hands, tiles, front, pool, unseen, players, rng, work,
          fwork, game_row, trace, trace_len, c_tile, c_spawn, c_own, c_replaced, c_token, c_pa, c_pb, c_murder,
@@ -401,8 +413,10 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
             if _wants_obs(sids, seat, g, n):
                 for i in range(n):
                     obs[at_a + i] = optbuf[i]
-            i = _ask(sids, sparams, users, seat, D_SOURCE, n, obs, g, ss, hands, tiles, front, pool, unseen, players,
-                     rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+            i = _fast(sids, seat, n, g, rng, tracing)
+            if i == -3:
+                i = _ask(sids, sparams, users, seat, D_SOURCE, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                         players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
             if i < 0:
                 return
             src = optbuf[i]
@@ -437,9 +451,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                 if _wants_obs(sids, seat, g, n):
                     obs[at_a] = 0
                     obs[at_a + 1] = 1
-                mode = _ask(sids, sparams, users, seat, D_JUNK_MODE, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                            players, rng, work, fwork, game_row, trace, trace_len, -1, -1, own, -1, -1, -1, -1, -1,
-                            -1, -1)
+                mode = _fast(sids, seat, n, g, rng, tracing)
+                if mode == -3:
+                    mode = _ask(sids, sparams, users, seat, D_JUNK_MODE, n, obs, g, ss, hands, tiles, front, pool,
+                                unseen, players, rng, work, fwork, game_row, trace, trace_len, -1, -1, own, -1, -1, -1,
+                                -1, -1, -1, -1)
                 if mode < 0:
                     return
                 if mode == 0:  # KRUKI-15(a) normal
@@ -447,9 +463,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                     if _wants_obs(sids, seat, g, n):
                         for k in range(n):
                             obs[at_a + k] = front[k]
-                    i = _ask(sids, sparams, users, seat, D_CELL, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                             players, rng, work, fwork, game_row, trace, trace_len, JUNK, 0, own, 0, -1, -1, -1, -1,
-                             -1, -1)
+                    i = _fast(sids, seat, n, g, rng, tracing)
+                    if i == -3:
+                        i = _ask(sids, sparams, users, seat, D_CELL, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                                 players, rng, work, fwork, game_row, trace, trace_len, JUNK, 0, own, 0, -1, -1, -1, -1,
+                                 -1, -1)
                     if i < 0:
                         return
                     c = front[i]
@@ -465,9 +483,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                             if B[a + t] == 0 and B[2 * a + t] < 0:
                                 obs[at_a + m] = t
                                 m += 1
-                    i = _ask(sids, sparams, users, seat, D_REPLACE, nrep, obs, g, ss, hands, tiles, front, pool,
-                             unseen, players, rng, work, fwork, game_row, trace, trace_len, -1, -1, own, -1, -1, -1,
-                             -1, -1, -1, -1)
+                    i = _fast(sids, seat, nrep, g, rng, tracing)
+                    if i == -3:
+                        i = _ask(sids, sparams, users, seat, D_REPLACE, nrep, obs, g, ss, hands, tiles, front, pool,
+                                 unseen, players, rng, work, fwork, game_row, trace, trace_len, -1, -1, own, -1, -1, -1,
+                                 -1, -1, -1, -1)
                     if i < 0:
                         return
                     r = -1
@@ -486,9 +506,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                     if _wants_obs(sids, seat, g, n):
                         for k in range(n):
                             obs[at_a + k] = front[k]
-                    i = _ask(sids, sparams, users, seat, D_CELL, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                             players, rng, work, fwork, game_row, trace, trace_len, lifted, 0, own, 1, -1, -1, -1,
-                             -1, -1, -1)
+                    i = _fast(sids, seat, n, g, rng, tracing)
+                    if i == -3:
+                        i = _ask(sids, sparams, users, seat, D_CELL, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                                 players, rng, work, fwork, game_row, trace, trace_len, lifted, 0, own, 1, -1, -1, -1,
+                                 -1, -1, -1)
                     if i < 0:
                         return
                     c = front[i]
@@ -508,9 +530,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                 if _wants_obs(sids, seat, g, n):
                     for k in range(n):
                         obs[at_a + k] = front[k]
-                i = _ask(sids, sparams, users, seat, D_CELL, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                         players, rng, work, fwork, game_row, trace, trace_len, kind, sp, 0, 0, -1, -1, -1, -1, -1,
-                         -1)
+                i = _fast(sids, seat, n, g, rng, tracing)
+                if i == -3:
+                    i = _ask(sids, sparams, users, seat, D_CELL, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                             players, rng, work, fwork, game_row, trace, trace_len, kind, sp, 0, 0, -1, -1, -1, -1, -1,
+                             -1)
                 if i < 0:
                     return
                 c = front[i]
@@ -535,9 +559,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                         if B[t] != JUNK and B[a + t] == 0 and B[2 * a + t] < 0:
                             obs[at_a + m] = t
                             m += 1
-                i = _ask(sids, sparams, users, seat, D_SHINY, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                         players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                         -1)
+                i = _fast(sids, seat, n, g, rng, tracing)
+                if i == -3:
+                    i = _ask(sids, sparams, users, seat, D_SHINY, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                             players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                             -1)
                 if i < 0:
                     return
                 s = -1
@@ -580,8 +606,10 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
             if _wants_obs(sids, seat, g, n):
                 for k in range(n):
                     obs[at_a + k] = optbuf[k]
-            i = _ask(sids, sparams, users, seat, D_TOKEN, n, obs, g, ss, hands, tiles, front, pool, unseen, players,
-                     rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+            i = _fast(sids, seat, n, g, rng, tracing)
+            if i == -3:
+                i = _ask(sids, sparams, users, seat, D_TOKEN, n, obs, g, ss, hands, tiles, front, pool, unseen, players,
+                         rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
             if i < 0:
                 return
             kind = optbuf[i]
@@ -595,9 +623,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                             if _wants_obs(sids, seat, g, 2):
                                 obs[at_a + n] = t
                             n += 1
-                    i = _ask(sids, sparams, users, seat, D_TARGET, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                             players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, kind, -1, -1, -1,
-                             -1, -1)
+                    i = _fast(sids, seat, n, g, rng, tracing)
+                    if i == -3:
+                        i = _ask(sids, sparams, users, seat, D_TARGET, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                                 players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, kind, -1, -1,
+                                 -1, -1, -1)
                     if i < 0:
                         return
                     for k in range(nt):
@@ -614,9 +644,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                 elif kind == TWO_CROWS:  # KRUKI-25
                     w = _wants_obs(sids, seat, g, 2)
                     n = _pairs(B, a, tiles, nt, -1, obs, at_a if w else -1, at_b)[0]
-                    i = _ask(sids, sparams, users, seat, D_PAIR, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                             players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, kind, -1, -1, -1,
-                             -1, -1)
+                    i = _fast(sids, seat, n, g, rng, tracing)
+                    if i == -3:
+                        i = _ask(sids, sparams, users, seat, D_PAIR, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                                 players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, kind, -1, -1,
+                                 -1, -1, -1)
                     if i < 0:
                         return
                     ta, tb = _pairs(B, a, tiles, nt, i, obs, -1, -1)
@@ -627,9 +659,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
                             if _wants_obs(sids, seat, g, 2):
                                 obs[at_a + n] = t
                             n += 1
-                    i = _ask(sids, sparams, users, seat, D_DEST, n, obs, g, ss, hands, tiles, front, pool, unseen,
-                             players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, kind, ta, tb, -1,
-                             -1, -1)
+                    i = _fast(sids, seat, n, g, rng, tracing)
+                    if i == -3:
+                        i = _ask(sids, sparams, users, seat, D_DEST, n, obs, g, ss, hands, tiles, front, pool, unseen,
+                                 players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, kind, ta, tb,
+                                 -1, -1, -1)
                     if i < 0:
                         return
                     for k in range(nt):
@@ -722,9 +756,11 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
             if _wants_obs(sids, chooser, g, 4):
                 for e in range(4):
                     obs[at_a + e] = e
-            start = _ask(sids, sparams, users, chooser, D_SPIRAL, 4, obs, g, ss, hands, tiles, front, pool, unseen,
-                         players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, mc,
-                         crows_before, chooser)
+            start = _fast(sids, chooser, 4, g, rng, tracing)
+            if start == -3:
+                start = _ask(sids, sparams, users, chooser, D_SPIRAL, 4, obs, g, ss, hands, tiles, front, pool, unseen,
+                             players, rng, work, fwork, game_row, trace, trace_len, -1, -1, -1, -1, -1, -1, -1, mc,
+                             crows_before, chooser)
             if start < 0:
                 return
             slog[0] = 0

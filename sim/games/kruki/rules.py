@@ -93,7 +93,7 @@ STRATEGIES = (
                                 "(KRUKI-41)",
                  {"w1": 1.0, "w2": 1.0, "w3": 1.5, "w4": -0.5, "w5": -2.0, "slack": 2.0}),
 )
-DEFAULT_STRATEGY = "blocker"
+DEFAULT_STRATEGY = "greedy"  # the issue fixes greedy as the default (docs/games/kruki.md)
 
 SEAT_COLUMNS = (
     tuple("tokens_gained_" + s for s in TOKEN_SLUGS)

@@ -1,0 +1,186 @@
+"""The kruki njit kernel against the reference (differential), its trace, plug-ins and hidden information.
+
+The reference is slow (about 140 random games/s, 3 greedy games/s and 1 blocker/weighted game/s on one core), so
+the default run plays the 10,000 random games and a sample of every heuristic (22 greedy, 6 blocker, 6 weighted
+games, mixed seats included); `SIM_FULL_DIFF=1` plays 520 games per heuristic instead (about 20 minutes).
+"""
+import itertools
+import os
+
+import numpy as np
+import pytest
+
+from sim.engine import EngineError, run_chunk
+from sim.games.kruki import SPEC, kernel
+from sim.seats import load_plugin
+from sim.tracing import trace_game
+from strategies import kruki as K
+from tests.helpers import kernel_games, make_config, reference_mismatches
+
+FULL = os.environ.get("SIM_FULL_DIFF") == "1"
+VARIANTS = ("tile-draft", "random-junk", "lots-of-crows", "score-cap")
+COMBOS = [c for n in range(len(VARIANTS) + 1) for c in itertools.combinations(VARIANTS, n)]  # 16
+
+
+# ---- kernel = reference, random play: 48 configurations x 200 games + 4 parameter sets x 100 = 10,000 games -------
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_matches_reference_all_variants(players):
+    for i, combo in enumerate(COMBOS):
+        config = make_config(SPEC, players, "random", variants=combo, seed=100 + players)
+        assert reference_mismatches(config, 1000 * i, 200) == [], (players, combo)
+
+
+ODD_PARAMS = [
+    (2, ("score-cap",), {"start_layout": 1, "murder_threshold": 4, "score_cap": 5}),
+    (3, ("tile-draft",), {"crows": 12, "tokens_two_crows": 10, "tokens_no_flocking": 8, "token_keep_points": 0}),
+    (4, ("random-junk", "lots-of-crows"), {"tiles_junk": 9, "tiles_trinkets": 9, "murder_threshold": 3}),
+    (2, (), {"removed_2p": 0, "tiles_graveyard": 12, "tokens_gravestones": 10, "three_points_value": 0}),
+]
+
+
+@pytest.mark.parametrize("players,variants,sets", ODD_PARAMS)
+def test_random_matches_reference_odd_parameters(players, variants, sets):
+    config = make_config(SPEC, players, "random", variants=variants, sets=sets, seed=5)
+    assert reference_mismatches(config, 0, 100) == []
+
+
+# ---- kernel = reference, heuristics ------------------------------------------------------------------------------
+def _heuristic_configs(name):
+    """(players, strategies, variants, sets) spread over player counts, variants and mixed seats."""
+    other = {"greedy": "blocker", "blocker": "weighted", "weighted": "greedy"}[name]
+    return [
+        (4, name, (), None),
+        (3, name, ("tile-draft",), None),
+        (2, name, ("random-junk", "score-cap"), None),
+        (4, f"{name},random,{other},{name}", ("lots-of-crows",), None),
+        (3, f"random,{name},{name}", ("tile-draft", "random-junk"), {"murder_threshold": 4}),
+    ]
+
+
+TUNED = {"greedy": "greedy:junk_margin=0", "blocker": "blocker:lambda=2:slack=1:junk_margin=1",
+         "weighted": "weighted:w3=0.5:w4=-1.5:w5=-0.5:slack=3"}
+
+
+@pytest.mark.parametrize("name", ["greedy", "blocker", "weighted"])
+def test_heuristics_match_reference(name):
+    per = (100 if FULL else {"greedy": 4, "blocker": 1, "weighted": 1}[name])
+    for j, (players, strategies, variants, sets) in enumerate(_heuristic_configs(name)):
+        config = make_config(SPEC, players, strategies, variants=variants, sets=sets, seed=40 + j)
+        assert reference_mismatches(config, 0, per) == [], (players, strategies, variants, sets)
+    config = make_config(SPEC, 4, TUNED[name], seed=9)  # non-default strategy parameters
+    assert reference_mismatches(config, 0, 1 if not FULL else 20) == []
+
+
+# ---- reproducibility and blocking --------------------------------------------------------------------------------
+def test_chunking_does_not_change_results():
+    config = make_config(SPEC, 3, "random,greedy,random", variants=("tile-draft",), seed=3)
+    seat_a, game_a = kernel_games(config, 0, 40)
+    parts = [kernel_games(config, s, 10) for s in range(0, 40, 10)]
+    assert np.array_equal(seat_a, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(game_a, np.concatenate([p[1] for p in parts]))
+
+
+# ---- trace -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("strategies,variants", [("random", ("tile-draft", "random-junk")), ("greedy", ())])
+def test_trace_reproduces_the_batch_game(strategies, variants):
+    config = make_config(SPEC, 4, strategies, variants=variants, seed=21)
+    seat_out, game_out = kernel_games(config, 0, 8)
+    events, rec = trace_game(config, 5)
+    cols = SPEC.all_seat_columns
+    for j, c in enumerate(cols):
+        if c != "win60":
+            assert rec[c] == seat_out[5, :, j].tolist(), c
+    for j, c in enumerate(SPEC.all_game_columns[1:], start=1):
+        assert rec["game"][c] == int(game_out[5, j]), c
+    kinds = {e["kind"] for e in events}
+    assert {"start_tile", "round", "turn", "place", "shiny", "score", "end_round", "end"} <= kinds
+    assert all(isinstance(e, dict) and e["text"] for e in events)
+    assert sum(e["kind"] == "end_round" for e in events) == rec["game"]["rounds"]
+
+
+def test_every_event_kind_decodes():
+    for kind in range(0, 20):
+        row = np.array([kind, 1, 0, 1, 2, 1, 3, 1], np.int32)
+        d = SPEC.describe_event(row, 4)
+        assert d["text"] and "kind" in d
+
+
+# ---- plug-ins ----------------------------------------------------------------------------------------------------
+PLUGIN = '''
+from numba import njit
+
+O_N_OPTIONS = 13
+
+@njit
+def last_option(obs, params, rng):
+    return obs[O_N_OPTIONS] - 1
+
+@njit
+def out_of_range(obs, params, rng):
+    return obs[O_N_OPTIONS]
+'''
+
+
+def test_plugin_plays_and_illegal_action_stops_the_game(tmp_path):
+    path = tmp_path / "kruki_bots.py"
+    path.write_text(PLUGIN)
+    config = make_config(SPEC, 4, f"{path}:last_option,greedy,random,{path}:last_option", seed=2)
+    seat_out, game_out = run_chunk(config, 2, 0, 20)
+    assert (game_out[:, 0] == 0).all() and (game_out[:, 1] >= 10).all()
+    bad = make_config(SPEC, 3, f"random,{path}:out_of_range,random", seed=2)
+    with pytest.raises(EngineError, match="illegal"):
+        run_chunk(bad, 2, 0, 5)
+    fn, _ = load_plugin(str(path), "last_option")
+    assert fn is not None
+
+
+# ---- hidden information at kernel level (KRUKI-37) ---------------------------------------------------------------
+def _state_at(config, game_index, stop_at):
+    rp, stack0, tokens0 = SPEC.kernel_data(config.params, config.players)
+    sids, sparams, users = config.kernel_inputs()[1]
+    scratch = kernel.make_scratch(rp, stack0.shape[0], tokens0.shape[0], config.players)
+    stopped = kernel.play_until(rp, stack0, tokens0, config.players, sids, sparams, users, config.seed, game_index,
+                                stop_at, scratch)
+    return stopped, scratch, sparams
+
+
+def _refill(scratch, players):
+    (B, nadj, tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work, fwork,
+     rng) = scratch
+    o = obs
+    kernel.fill_obs(obs, g, ss, hands, tiles, front, pool, unseen, players, int(o[K.O_SEAT]), int(o[K.O_DECISION]),
+                    int(o[K.O_N_OPTIONS]), *(int(o[i]) for i in range(K.O_CTX_TILE, K.O_CTX_CHOOSER + 1)))
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "blocker", "weighted"])
+def test_hidden_information_does_not_reach_the_observation(strategy):
+    """Shuffling the stack, the removed tiles, the token stack and the other seats' token kinds (same counts) leaves
+    the observation and the heuristic's decision unchanged."""
+    config = make_config(SPEC, 4, strategy, seed=8)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for stop_at in (3, 17, 40, 61, 90):
+        stopped, scratch, sparams = _state_at(config, 1, stop_at)
+        if not stopped:
+            continue
+        (B, nadj, tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work,
+         fwork, krng) = scratch
+        seat = int(obs[K.O_SEAT])
+        before = obs.copy()
+        state = krng.copy()
+        choice = K.choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, work, fwork)
+        assert np.array_equal(obs, before)  # a shipped strategy leaves the observation as it found it
+        pos, end, n_removed = int(g[kernel.GS_POS]), int(g[kernel.GS_END]), int(g[kernel.GS_N_REMOVED])
+        rng.shuffle(stk[pos:end])
+        rng.shuffle(stk[:n_removed])
+        rng.shuffle(tok[int(g[kernel.GS_TPOS]):int(g[kernel.GS_TEND])])
+        for p in range(config.players):
+            if p != seat:
+                total = int(hands[p].sum())
+                hands[p] = np.bincount(rng.integers(0, 5, total), minlength=5)
+        _refill(scratch, config.players)
+        assert np.array_equal(obs, before)
+        state = krng.copy()
+        assert K.choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, work, fwork) == choice
+        checked += 1
+    assert checked >= 3
