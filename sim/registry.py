@@ -9,6 +9,7 @@ _GAMES = {
     "skrzaty": ("sim.games.skrzaty", ()),
     "sen": ("sim.games.sen", ("rat-a-tat-cat",)),
     "kruki": ("sim.games.kruki", ("crows",)),
+    "kruki-wyscig": ("sim.games.kruki_wyscig", ("odins-ravens",)),
 }
 # Data-table options of the games (`--cards FILE`), known without importing the games; each game's spec maps them.
 DATA_OPTIONS = {"cards": "skrzaty", "reward-cards": "skrzaty", "reward-spaces": "skrzaty", "end-tile": "skrzaty",

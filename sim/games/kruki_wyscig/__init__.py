@@ -30,7 +30,7 @@ def _field(code):
     return f"{'AB'[code & 1]}{code >> 1}"
 
 
-def kernel_data(params, players):
+def kernel_data(params, players, data=None):
     """(rule vector in rules.PARAMS order, printed lands of every land card flattened as [2c + side])."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     cards = np.array(rules.build_land_cards(params), np.int32).reshape(-1)
@@ -128,7 +128,9 @@ SPEC = GameSpec(
     params=rules.PARAMS,
     variants=rules.VARIANTS,
     strategies=rules.STRATEGIES,
-    default_strategy=rules.DEFAULT_STRATEGY,
+    # Kernel round-robin, 4,000 games per pairing (seats alternated): saboteur's mean win share 0.90 (beats weighted
+    # 71.5 %, runner 91.2 %, hoarder 96.9 %, random 100 %); weighted 0.76, runner 0.52, hoarder 0.31, random 0.01.
+    default_strategy="saboteur",
     seat_columns=rules.SEAT_COLUMNS,
     game_columns=rules.GAME_COLUMNS,
     length_column=rules.LENGTH_COLUMN,

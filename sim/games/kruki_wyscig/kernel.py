@@ -5,33 +5,35 @@ The track is the linked list of field records of RACE-10/11, kept *inside the ob
 (layout in strategies/kruki_wyscig.py): every action is a local edit of a few records and links, and the public
 state a strategy sees is the kernel's own state, never rebuilt. Before a heuristic or plug-in decides, the kernel
 writes the deciding seat's private part (own hand, own pile contents) into `obs`; a plug-in gets a copy. Hidden
-state (both hands, pile orders, the land stack order) lives in the kernel's private arrays:
-  priv(2, 20)     per seat: hand (6 flight lands, 4 action kinds), then own pile contents (6 lands, 4 kinds)
-  piles(4, 64)    flight pile seat 0, seat 1, action pile seat 0, seat 1; cards at [top, end) (ks K_TOP/K_END)
-  stack(MAX_CARDS) the land stack, a ring: top at ks[K_STACK_TOP], ks[K_STACK_N] cards (RACE-4)
-  ks(16)          kernel scalars (K_*)
-  kbuf(KB_SIZE)   play heads, their target counts, target lists (random and plug-in checks)
+state (both hands, pile orders, the land stack order) lives in the kernel's private int32 array `ws` (WS_SIZE):
+  [WS_PRIV + 20s + i]    seat s: hand (6 flight lands, 4 action kinds), then own pile contents (6 lands, 4 kinds)
+  [WS_PILES + 64r + i]   row r: flight pile of seat 0, seat 1, action pile of seat 0, seat 1; cards at
+                         [WS_TOP + r, WS_END + r)
+  [WS_STACK + i]         the land stack, a ring of N: top at WS_STACK_TOP, WS_STACK_N cards (RACE-4)
+  [WS_SEAT + 32s + col]  per-seat output columns; [WS_GAME + col] per-game output columns (copied out at the end)
+  [WS_KB + ...]          play heads and target lists (random and plug-in checks); [WS_UOBS ...] a plug-in's copy
+One array instead of many keeps calls cheap: numba counts references to every array argument of a call.
 One compiled kernel serves every variant: the rules arrive as the int64 vector `rp` (layout R_*, rules.PARAMS order).
 """
 import numpy as np
 from numba import njit, prange, types
 
-from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
-from sim.rng import below, shuffle, stream_into
+from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record
+from sim.rng import below, stream_into
 from sim.spec import GAME_BASE, SEAT_BASE
 from sim.games.kruki_wyscig.rules import ERROR_ILLEGAL, GAME_COLUMNS, PARAMS, RERACE_LIMIT, SEAT_COLUMNS
 from strategies.kruki_wyscig import (
-    DEAD, DEC_DISCARD, DEC_MIX, DEC_PILE, DEC_PLACE, DEC_PLAY, H_FLIGHT, H_JOKER, H_OPTION, HEAD, HOME, K1, K4,
-    LANE_A, LOC_BOX, LOC_LOOP, LOC_MAIN, LOC_STACK, LOOP, MAIN, MAX_CAND, MAX_CARDS, MAX_LANDS, N_OPTIONS,
+    DEAD, DEC_DISCARD, DEC_MIX, DEC_PILE, DEC_PLACE, DEC_PLAY, H_FLIGHT, H_JOKER, H_OPTION, HEAD, HOME, LANE_A,
+    LOC_BOX, LOC_LOOP, LOC_MAIN, LOC_STACK, LOOP, MAIN, MAX_CAND, MAX_CARDS, MAX_LANDS, N_OPTIONS,
     O_ACTIONS_LOG, O_APILE_SIZE, O_CARD_FA, O_CARD_FB, O_CARD_LAND, O_CARD_LOC, O_CARD_ROT, O_COL_CARD, O_COL_SHIFT,
     O_DECISION, O_DETOUR_CARD, O_DISC, O_DONE, O_F_CARD, O_F_COL, O_F_GAP, O_F_KIND, O_F_LAND, O_F_LANE, O_F_NEXT,
     O_F_PREV, O_F_USED, O_FINAL_TURN, O_FPILE_SIZE, O_HAND, O_HAND_SIZE, O_LOOP_CARDS, O_MIX_K, O_N_CARDS,
     O_N_COLS, O_N_FIELDS, O_OWN_APILE, O_OWN_FPILE, O_POS, O_RULES, O_SEAT, O_STACK_SIZE, O_START_PLAYER, O_TURN,
     O_TURN_FLIGHTS, O_TURN_JOKERS, O_TURN_OPTS, O_WORK, OBS_SIZE, OPT_BACK1, OPT_DETOUR, OPT_FORWARD1,
     OPT_REMOVE, OPT_ROTATE, OPT_SLIDE, OPT_SWAP, OPT_TAKE2, PILE_ACTION, PILE_FLIGHT, RANDOM, SENTINEL, SHIFT_A,
-    SHIFT_B, STOP, TAIL, choose_builtin, count_placements, fin, fwd, back, covered, insertion_point, list_targets,
-    loop_len, nth_placement, occupied, option_kind, piles_available, placement, play_flight, play_joker,
-    play_option, runs, rem, track_len, count_rot_rem, count_swaps)
+    SHIFT_B, STOP, TAIL, choose_builtin, count_placements, fin, fwd, back, insertion_point, list_targets,
+    loop_len, nth_placement, option_kind, piles_available, placement, play_flight, play_joker,
+    play_option, runs, rem, track_len, any_target)
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
 (R_LANDS, R_PAIR_COPIES, R_TRACK_CARDS, R_FLIGHT_PER_LAND, R_ACTION_COPIES, R_START_HAND, R_DRAW_PER_TURN,
@@ -40,21 +42,29 @@ assert [p.name for p in PARAMS][R_RERACE] == "rerace_tie"
 
 _SEAT = {name: i for i, name in enumerate(SEAT_BASE + SEAT_COLUMNS)}
 _GAME = {name: i for i, name in enumerate(GAME_BASE + GAME_COLUMNS)}
-S_SCORE, S_WIN60, S_FINAL_HAND, S_FLIGHTS, S_JOKERS, S_ACTIONS = (
-    _SEAT[k] for k in ("score", "win60", "final_hand", "flights_played", "jokers", "actions_used_forward1"))
+S_SCORE, S_RANK, S_WIN60, S_FINAL_HAND, S_FLIGHTS, S_JOKERS, S_ACTIONS = (
+    _SEAT[k] for k in ("score", "rank", "win60", "final_hand", "flights_played", "jokers", "actions_used_forward1"))
 S_DRAWN, S_DISCARDED, S_RESHUFFLES, S_FORWARD, S_PUSHED = (
     _SEAT[k] for k in ("cards_drawn", "cards_discarded", "reshuffles", "fields_forward", "fields_pushed_back"))
 (G_ERROR, G_START, G_TURNS, G_FIRST, G_FINAL_FINISH, G_TIEBREAK, G_SHARED, G_TRUNCATED, G_LEAD, G_LEAD_RUNS,
- G_DETOURS, G_REMOVED, G_LEN_START, G_LEN_END, G_GAPS, G_LOOPS, G_RERACES) = (_GAME[k] for k in GAME_BASE + GAME_COLUMNS)
-assert S_ACTIONS + 7 == _SEAT["actions_used_detour"]
+ G_DETOURS, G_REMOVED, G_LEN_START, G_LEN_END, G_GAPS, G_LOOPS, G_RERACES) = (
+    _GAME[k] for k in GAME_BASE + GAME_COLUMNS)
+assert S_ACTIONS + 7 == _SEAT["actions_used_detour"] and len(_SEAT) <= 32 and len(_GAME) <= 32
 
-# Kernel scalars ks(16).
-K_TOP, K_END = 0, 4  # + pile row (0, 1 flight piles of seats 0, 1; 2, 3 action piles)
-K_STACK_TOP, K_STACK_N, K_START, K_CURRENT = 8, 9, 10, 11
-# kbuf layout.
-KB_HEADS, KB_HCNT, KB_TORD, KB_LIST = 0, 16, 32, 32 + MAX_CARDS
-KB_SIZE = KB_LIST + MAX_CAND
+# Kernel work array ws (int32).
 PILE_ROW = 64
+WS_PRIV = 0  # (2 x 20)
+WS_PILES = 40  # (4 x PILE_ROW)
+WS_TOP = WS_PILES + 4 * PILE_ROW  # (4) + pile row
+WS_END = WS_TOP + 4  # (4)
+WS_STACK_TOP, WS_STACK_N, WS_START, WS_SIDS = WS_END + 4, WS_END + 5, WS_END + 6, WS_END + 7  # sids (2)
+WS_SEAT = WS_END + 10  # (2 x 32)
+WS_GAME = WS_SEAT + 64  # (32)
+WS_STACK = WS_GAME + 32  # (MAX_CARDS)
+WS_KB = WS_STACK + MAX_CARDS
+KB_HEADS, KB_TORD, KB_LIST = WS_KB, WS_KB + 32, WS_KB + 32 + MAX_CARDS
+WS_UOBS = KB_LIST + MAX_CAND  # (OBS_SIZE)
+WS_SIZE = WS_UOBS + OBS_SIZE
 # Draw reasons (trace).
 WHY_START, WHY_END, WHY_TAKE2 = 0, 1, 2
 
@@ -65,14 +75,14 @@ WHY_START, WHY_END, WHY_TAKE2 = 0, 1, 2
 
 # ---- track edits (RACE-12, RACE-20..32): local changes of records and links, no legality checks ---------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _show(obs, f, c, land):
     obs[O_F_CARD + f] = c
     obs[O_F_LAND + f] = land
     obs[O_F_GAP + f] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _gap(obs, f):
     obs[O_F_CARD + f] = -1
     obs[O_F_LAND + f] = -1
@@ -294,37 +304,42 @@ def field_label(obs, f):
 # ---- observation, decisions ------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def fill_private(obs, priv, seat, kind):
+def fill_private(obs, ws, seat, kind):
     """The deciding seat's private part of the observation (§5): its own hand and own pile contents. The other
-    seat's row of `priv` is never read; pile orders are not arguments."""
+    seat's part of `ws` is never read; pile orders are not read."""
     obs[O_DECISION] = kind
     obs[O_SEAT] = seat
+    b = WS_PRIV + 20 * seat
     for i in range(10):
-        obs[O_HAND + i] = priv[seat, i]
+        obs[O_HAND + i] = ws[b + i]
     for i in range(MAX_LANDS):
-        obs[O_OWN_FPILE + i] = priv[seat, 10 + i]
+        obs[O_OWN_FPILE + i] = ws[b + 10 + i]
     for i in range(4):
-        obs[O_OWN_APILE + i] = priv[seat, 16 + i]
+        obs[O_OWN_APILE + i] = ws[b + 16 + i]
     start = obs[O_START_PLAYER]
     obs[O_FINAL_TURN] = 1 if obs[O_DONE + start] != 0 and seat != start else 0
 
 
 @njit(cache=True)
-def _ask(kind, s, sids, sparams, users, obs, uobs, priv, rng):
+def _ask(kind, s, sparams, users, obs, ws, rng):
     """A heuristic's or plug-in's decision `kind` for seat s (a plug-in decides on a copy of the observation)."""
-    fill_private(obs, priv, s, kind)
-    sid = sids[s]
+    fill_private(obs, ws, s, kind)
+    sid = ws[WS_SIDS + s]
     if sid > 0:
         return choose_builtin(sid, obs, sparams[s], rng)
     for i in range(O_WORK):
-        uobs[i] = obs[i]
-    return users[s](uobs, sparams[s], rng)
+        ws[WS_UOBS + i] = obs[i]
+    return users[s](ws[WS_UOBS:WS_UOBS + OBS_SIZE], sparams[s], rng)
 
 
 @njit(cache=True)
-def _heads(obs, s, priv, kbuf):
-    """§5 play heads of seat s in canonical order into kbuf[KB_HEADS:], target counts (0: no target decision) into
-    kbuf[KB_HCNT:]; returns their number."""
+def _hand(ws, s, i):
+    return ws[WS_PRIV + 20 * s + i]
+
+
+@njit(cache=True)
+def _heads(obs, s, ws):
+    """§5 play heads of seat s in canonical order into ws[KB_HEADS:]; returns their number."""
     if obs[O_DONE + s]:
         return 0
     g = fwd(obs, s, obs[O_POS + s])
@@ -332,20 +347,17 @@ def _heads(obs, s, priv, kbuf):
         return 0
     m = obs[O_F_LAND + g]
     n = 0
-    if priv[s, m] > 0:  # RACE-20
-        kbuf[KB_HEADS] = play_flight(m)
-        kbuf[KB_HCNT] = 0
+    if _hand(ws, s, m) > 0:  # RACE-20
+        ws[KB_HEADS] = play_flight(m)
         n = 1
-    if obs[O_RULES + R_OSPREY] == 0 or priv[s, m] == 0:  # RACE-21 / osprey-joker
+    if obs[O_RULES + R_OSPREY] == 0 or _hand(ws, s, m) == 0:  # RACE-21 / osprey-joker
         for x in range(obs[O_RULES + R_LANDS]):
-            if priv[s, x] >= 2:
-                kbuf[KB_HEADS + n] = play_joker(x)
-                kbuf[KB_HCNT + n] = 0
+            if _hand(ws, s, x) >= 2:
+                ws[KB_HEADS + n] = play_joker(x)
                 n += 1
     for opt in range(N_OPTIONS):
-        if priv[s, MAX_LANDS + option_kind(opt)] == 0:
+        if _hand(ws, s, MAX_LANDS + option_kind(opt)) == 0:
             continue
-        cnt = 0
         ok = True
         if opt == OPT_BACK1:  # RACE-26
             q = 1 - s
@@ -355,29 +367,24 @@ def _heads(obs, s, priv, kbuf):
             ok = fl or ac
         elif opt == OPT_DETOUR:  # RACE-32
             ok = obs[O_STACK_SIZE] > 0
-        elif opt == OPT_ROTATE or opt == OPT_REMOVE:  # RACE-27, RACE-28
-            cnt = count_rot_rem(obs, opt, kbuf, KB_TORD)
-            ok = cnt > 0
-        elif opt == OPT_SWAP or opt == OPT_SLIDE:  # RACE-29, RACE-30
-            cnt = count_swaps(obs, kbuf, KB_TORD) if opt == OPT_SWAP else list_targets(obs, opt, kbuf, KB_LIST, KB_TORD)
-            ok = cnt > 0
+        elif opt != OPT_FORWARD1:  # RACE-27..30: targets are listed only for the head that is chosen
+            ok = any_target(obs, opt)
         if ok:
-            kbuf[KB_HEADS + n] = play_option(opt)
-            kbuf[KB_HCNT + n] = cnt
+            ws[KB_HEADS + n] = play_option(opt)
             n += 1
     return n
 
 
 @njit(cache=True)
-def _in_list(kbuf, n, action):
+def _in_list(ws, n, action):
     for i in range(n):
-        if kbuf[KB_LIST + i] == action:
+        if ws[KB_LIST + i] == action:
             return True
     return False
 
 
 @njit(cache=True)
-def _play_legal(obs, s, priv, kbuf, action):
+def _play_legal(obs, s, ws, action):
     """Is a plug-in's play (or STOP) legal for seat s (RACE-20..32)?"""
     if action == STOP:
         return True
@@ -394,18 +401,18 @@ def _play_legal(obs, s, priv, kbuf, action):
     m = obs[O_F_LAND + g]
     lands = obs[O_RULES + R_LANDS]
     if head == H_FLIGHT:
-        return b == 0 and a == m and priv[s, m] > 0
+        return b == 0 and a == m and _hand(ws, s, m) > 0
     if head == H_JOKER:
-        return (b == 0 and a < lands and priv[s, a] >= 2
-                and (obs[O_RULES + R_OSPREY] == 0 or priv[s, m] == 0))
+        return (b == 0 and a < lands and _hand(ws, s, a) >= 2
+                and (obs[O_RULES + R_OSPREY] == 0 or _hand(ws, s, m) == 0))
     opt = head - H_OPTION
-    if priv[s, MAX_LANDS + option_kind(opt)] == 0:
+    if _hand(ws, s, MAX_LANDS + option_kind(opt)) == 0:
         return False
     if opt == OPT_ROTATE or opt == OPT_REMOVE or opt == OPT_SWAP or opt == OPT_SLIDE:
-        n = list_targets(obs, opt, kbuf, KB_LIST, KB_TORD)
-        if _in_list(kbuf, n, action):
+        n = list_targets(obs, opt, ws, KB_LIST, KB_TORD)
+        if _in_list(ws, n, action):
             return True
-        return opt == OPT_SWAP and _in_list(kbuf, n, play_option(OPT_SWAP, b, a))
+        return opt == OPT_SWAP and _in_list(ws, n, play_option(OPT_SWAP, b, a))
     if a != 0 or b != 0:
         return False
     if opt == OPT_BACK1:
@@ -432,50 +439,68 @@ def _placement_legal(obs, action):
     return i <= loop_len(obs, lane, j) and action == placement(lane, j, i, r)
 
 
-# ---- drawing (RACE-17, RACE-18) -----------------------------------------------------------------------------------------
+@njit(cache=True)
+def _shuffle_at(rng, ws, off, n):
+    """sim.rng.shuffle of ws[off:off+n] (the same draws: j = below(i + 1) for i = n-1 .. 1)."""
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = ws[off + i]
+        ws[off + i] = ws[off + j]
+        ws[off + j] = tmp
+
+
+# ---- drawing (RACE-17, RACE-18) --------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _draw_one(s, pile, why, obs, priv, piles, ks, rng, seat_row, trace, trace_len, tracing):
+def _draw_one(s, pile, why, obs, ws, rng, trace, trace_len, tracing):
     lands = obs[O_RULES + R_LANDS]
+    b = WS_PRIV + 20 * s
     if pile == PILE_FLIGHT:
-        if ks[K_TOP + s] == ks[K_END + s]:  # RACE-17: the discards, laid out by land, become the new flight pile
+        if ws[WS_TOP + s] == ws[WS_END + s]:  # RACE-17: the discards, laid out by land, become the new flight pile
+            row = WS_PILES + PILE_ROW * s
             m = 0
             for x in range(lands):
                 d = obs[O_DISC + s * MAX_LANDS + x]
                 for _ in range(d):
-                    piles[s, m] = x
+                    ws[row + m] = x
                     m += 1
-                priv[s, 10 + x] += d
+                ws[b + 10 + x] += d
                 obs[O_DISC + s * MAX_LANDS + x] = 0
-            shuffle(rng, piles[s], m)
-            ks[K_TOP + s] = 0
-            ks[K_END + s] = m
+            _shuffle_at(rng, ws, row, m)
+            ws[WS_TOP + s] = 0
+            ws[WS_END + s] = m
             obs[O_FPILE_SIZE + s] = m
-            seat_row[s, S_RESHUFFLES] += 1
+            ws[WS_SEAT + 32 * s + S_RESHUFFLES] += 1
             if tracing:
                 record(trace, trace_len, EV_RESHUFFLE, s, m, 0, 0, 0, 0, 0)
-        card = piles[s, ks[K_TOP + s]]
-        ks[K_TOP + s] += 1
-        priv[s, card] += 1
-        priv[s, 10 + card] -= 1
+        card = ws[WS_PILES + PILE_ROW * s + ws[WS_TOP + s]]
+        ws[WS_TOP + s] += 1
+        ws[b + card] += 1
+        ws[b + 10 + card] -= 1
         obs[O_FPILE_SIZE + s] -= 1
     else:
-        card = piles[2 + s, ks[K_TOP + 2 + s]]
-        ks[K_TOP + 2 + s] += 1
-        priv[s, MAX_LANDS + card] += 1
-        priv[s, 16 + card] -= 1
+        card = ws[WS_PILES + PILE_ROW * (2 + s) + ws[WS_TOP + 2 + s]]
+        ws[WS_TOP + 2 + s] += 1
+        ws[b + MAX_LANDS + card] += 1
+        ws[b + 16 + card] -= 1
         obs[O_APILE_SIZE + s] -= 1
     obs[O_HAND_SIZE + s] += 1
-    seat_row[s, S_DRAWN] += 1
+    ws[WS_SEAT + 32 * s + S_DRAWN] += 1
     if tracing:
         record(trace, trace_len, EV_DRAW, s, pile, card, why, 0, 0, 0)
 
 
 @njit(cache=True)
-def _draw_cards(s, k, why, sids, sparams, users, obs, uobs, priv, piles, ks, rng, game_row, seat_row, trace,
-                trace_len, tracing):
+def _error(s, kind, action, ws, trace, trace_len, tracing):
+    ws[WS_GAME + G_ERROR] = ERROR_ILLEGAL  # a plug-in broke the rules; shipped strategies are tested
+    if tracing:
+        record(trace, trace_len, EV_ERROR, s, kind, action, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """RACE-17 D(k) and its fixed-mix-draw variant. Returns False when a plug-in chose an illegal option."""
-    sid = sids[s]
+    sid = ws[WS_SIDS + s]
     if obs[O_RULES + R_FIXED_MIX]:
         fl, ac = piles_available(obs, s)
         if not (fl or ac):
@@ -484,9 +509,9 @@ def _draw_cards(s, k, why, sids, sparams, users, obs, uobs, priv, piles, ks, rng
             m = below(rng, k + 1)
         else:
             obs[O_MIX_K] = k
-            m = _ask(DEC_MIX, s, sids, sparams, users, obs, uobs, priv, rng)
+            m = _ask(DEC_MIX, s, sparams, users, obs, ws, rng)
             if sid < 0 and (m < 0 or m > k):
-                _error(s, DEC_MIX, m, game_row, trace, trace_len, tracing)
+                _error(s, DEC_MIX, m, ws, trace, trace_len, tracing)
                 return False
         if tracing:
             record(trace, trace_len, EV_MIX, s, m, k, 0, 0, 0, 0)
@@ -496,7 +521,7 @@ def _draw_cards(s, k, why, sids, sparams, users, obs, uobs, priv, piles, ks, rng
                 return True
             want = PILE_ACTION if i < m else PILE_FLIGHT
             pile = want if (ac if want == PILE_ACTION else fl) else (PILE_FLIGHT if fl else PILE_ACTION)
-            _draw_one(s, pile, why, obs, priv, piles, ks, rng, seat_row, trace, trace_len, tracing)
+            _draw_one(s, pile, why, obs, ws, rng, trace, trace_len, tracing)
         return True
     for _ in range(k):
         fl, ac = piles_available(obs, s)
@@ -506,24 +531,26 @@ def _draw_cards(s, k, why, sids, sparams, users, obs, uobs, priv, piles, ks, rng
             i = below(rng, int(fl) + int(ac))
             pile = PILE_FLIGHT if (fl and i == 0) else PILE_ACTION
         else:
-            pile = _ask(DEC_PILE, s, sids, sparams, users, obs, uobs, priv, rng)
+            pile = _ask(DEC_PILE, s, sparams, users, obs, ws, rng)
             if sid < 0 and not ((pile == PILE_FLIGHT and fl) or (pile == PILE_ACTION and ac)):
-                _error(s, DEC_PILE, pile, game_row, trace, trace_len, tracing)
+                _error(s, DEC_PILE, pile, ws, trace, trace_len, tracing)
                 return False
-        _draw_one(s, pile, why, obs, priv, piles, ks, rng, seat_row, trace, trace_len, tracing)
+        _draw_one(s, pile, why, obs, ws, rng, trace, trace_len, tracing)
     return True
 
 
 @njit(cache=True)
-def _hand_limit(s, sids, sparams, users, obs, uobs, priv, rng, game_row, seat_row, trace, trace_len, tracing):
+def _hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """RACE-18: discard down to the hand limit, one card at a time."""
     lands = obs[O_RULES + R_LANDS]
+    b = WS_PRIV + 20 * s
+    sid = ws[WS_SIDS + s]
     while obs[O_HAND_SIZE + s] > obs[O_RULES + R_HAND_LIMIT]:
-        if sids[s] == RANDOM:  # the hand listed as flights by land, then actions by kind
+        if sid == RANDOM:  # the hand listed as flights by land, then actions by kind
             t = below(rng, obs[O_HAND_SIZE + s])
             x = 0
             while True:
-                c = priv[s, x]
+                c = ws[b + x]
                 if t < c:
                     break
                 t -= c
@@ -532,80 +559,72 @@ def _hand_limit(s, sids, sparams, users, obs, uobs, priv, rng, game_row, seat_ro
                     x = MAX_LANDS
             a = x if x < MAX_LANDS else 8 + x - MAX_LANDS
         else:
-            a = _ask(DEC_DISCARD, s, sids, sparams, users, obs, uobs, priv, rng)
-            if sids[s] < 0 and not ((0 <= a < lands and priv[s, a] > 0)
-                                    or (8 <= a < 12 and priv[s, MAX_LANDS + a - 8] > 0)):
-                _error(s, DEC_DISCARD, a, game_row, trace, trace_len, tracing)
+            a = _ask(DEC_DISCARD, s, sparams, users, obs, ws, rng)
+            if sid < 0 and not ((0 <= a < lands and ws[b + a] > 0)
+                                or (8 <= a < 12 and ws[b + MAX_LANDS + a - 8] > 0)):
+                _error(s, DEC_DISCARD, a, ws, trace, trace_len, tracing)
                 return False
         if a < 8:
-            priv[s, a] -= 1
+            ws[b + a] -= 1
             obs[O_DISC + s * MAX_LANDS + a] += 1
         else:
-            priv[s, MAX_LANDS + a - 8] -= 1  # action cards leave the game
+            ws[b + MAX_LANDS + a - 8] -= 1  # action cards leave the game
         obs[O_HAND_SIZE + s] -= 1
-        seat_row[s, S_DISCARDED] += 1
+        ws[WS_SEAT + 32 * s + S_DISCARDED] += 1
         if tracing:
             record(trace, trace_len, EV_DISCARD, s, 0 if a < 8 else 1, a if a < 8 else a - 8, 0, 0, 0, 0)
     return True
 
 
-@njit(cache=True)
-def _error(s, kind, action, game_row, trace, trace_len, tracing):
-    game_row[G_ERROR] = ERROR_ILLEGAL  # a plug-in broke the rules; shipped strategies are tested
-    if tracing:
-        record(trace, trace_len, EV_ERROR, s, kind, action, 0, 0, 0, 0)
-
-
-# ---- plays and turns (RACE-16..33) ---------------------------------------------------------------------------------------
+# ---- plays and turns (RACE-16..33) -----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _choose_play(s, sids, sparams, users, obs, uobs, priv, kbuf, rng):
+def _choose_play(s, sparams, users, obs, ws, rng):
     """The next play of seat s or STOP (§5); -1 - action when a plug-in's play is illegal."""
-    sid = sids[s]
+    sid = ws[WS_SIDS + s]
     if sid > 0:  # heuristics stop by themselves when nothing is legal (and never draw)
-        return _ask(DEC_PLAY, s, sids, sparams, users, obs, uobs, priv, rng)
-    n = _heads(obs, s, priv, kbuf)
+        return _ask(DEC_PLAY, s, sparams, users, obs, ws, rng)
+    n = _heads(obs, s, ws)
     if n == 0:  # nothing legal: stop, no decision
         return STOP
     if sid == RANDOM:
         if below(rng, 1000000) < int(sparams[s, 0] * 1000000 + 0.5):
             return STOP
-        h = below(rng, n)
-        head = kbuf[KB_HEADS + h]
-        cnt = kbuf[KB_HCNT + h]
-        if cnt == 0:
+        head = ws[KB_HEADS + below(rng, n)]
+        opt = (head >> 16) - H_OPTION
+        if opt < OPT_ROTATE or opt > OPT_SLIDE:
             return head
-        t = below(rng, cnt)
-        list_targets(obs, (head >> 16) - H_OPTION, kbuf, KB_LIST, KB_TORD)
-        return kbuf[KB_LIST + t]
-    a = _ask(DEC_PLAY, s, sids, sparams, users, obs, uobs, priv, rng)
-    if not _play_legal(obs, s, priv, kbuf, a):
+        cnt = list_targets(obs, opt, ws, KB_LIST, KB_TORD)
+        return ws[KB_LIST + below(rng, cnt)]
+    a = _ask(DEC_PLAY, s, sparams, users, obs, ws, rng)
+    if not _play_legal(obs, s, ws, a):
         return -1 - a if a >= 0 else -1
     return a
 
 
 @njit(cache=True)
-def _execute(s, action, sids, sparams, users, obs, uobs, priv, piles, ks, stack, rng, game_row, seat_row, trace,
-             trace_len, tracing):
+def _execute(s, action, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """Carry out one legal play (RACE-20..32) and check finishes (RACE-22). False when a plug-in erred."""
     q = 1 - s
     head = action >> 16
     x = action & 255
     b = (action >> 8) & 255
+    hb = WS_PRIV + 20 * s
+    sr = WS_SEAT + 32 * s
     before = obs[O_POS + s]
     if head == H_FLIGHT:  # RACE-20
-        priv[s, x] -= 1
+        ws[hb + x] -= 1
         obs[O_DISC + s * MAX_LANDS + x] += 1
         obs[O_HAND_SIZE + s] -= 1
         moved = do_flight(obs, s, x)
-        seat_row[s, S_FLIGHTS] += 1
+        ws[sr + S_FLIGHTS] += 1
         obs[O_TURN_FLIGHTS] += 1
-        seat_row[s, S_FORWARD] += moved
+        ws[sr + S_FORWARD] += moved
         if tracing:
             record(trace, trace_len, EV_FLIGHT, s, x, field_label(obs, before), field_label(obs, obs[O_POS + s]),
                    moved, 0, 0)
     elif head == H_JOKER:  # RACE-21
-        priv[s, x] -= 2
+        ws[hb + x] -= 2
         obs[O_DISC + s * MAX_LANDS + x] += 2
         obs[O_HAND_SIZE + s] -= 2
         if obs[O_RULES + R_OSPREY]:  # osprey-joker: a flight of the next field's land
@@ -613,37 +632,37 @@ def _execute(s, action, sids, sparams, users, obs, uobs, priv, piles, ks, stack,
         else:
             do_step(obs, s)
             moved = 1
-        seat_row[s, S_JOKERS] += 1
+        ws[sr + S_JOKERS] += 1
         obs[O_TURN_JOKERS] += 1
-        seat_row[s, S_FORWARD] += moved
+        ws[sr + S_FORWARD] += moved
         if tracing:
             record(trace, trace_len, EV_JOKER, s, x, field_label(obs, before), field_label(obs, obs[O_POS + s]),
                    moved, 0, 0)
     else:  # RACE-23: the card leaves the hand before its effect
         opt = head - H_OPTION
-        priv[s, MAX_LANDS + option_kind(opt)] -= 1
+        ws[hb + MAX_LANDS + option_kind(opt)] -= 1
         obs[O_HAND_SIZE + s] -= 1
-        seat_row[s, S_ACTIONS + opt] += 1
+        ws[sr + S_ACTIONS + opt] += 1
         obs[O_TURN_OPTS + opt] += 1
         obs[O_ACTIONS_LOG + s * N_OPTIONS + opt] += 1
         e1 = x
         e2 = b
         if opt == OPT_FORWARD1:  # RACE-25
             do_step(obs, s)
-            seat_row[s, S_FORWARD] += 1
+            ws[sr + S_FORWARD] += 1
             e1 = field_label(obs, before)
             e2 = field_label(obs, obs[O_POS + s])
         elif opt == OPT_BACK1:  # RACE-26
             was = obs[O_POS + q]
             obs[O_POS + q] = back(obs, q, was)
-            seat_row[q, S_PUSHED] += 1
+            ws[WS_SEAT + 32 * q + S_PUSHED] += 1
             e1 = field_label(obs, was)
             e2 = field_label(obs, obs[O_POS + q])
         elif opt == OPT_ROTATE:  # RACE-27
             do_rotate(obs, x)
         elif opt == OPT_REMOVE:  # RACE-28
             do_remove(obs, x)
-            game_row[G_REMOVED] += 1
+            ws[WS_GAME + G_REMOVED] += 1
         elif opt == OPT_SWAP:  # RACE-29
             do_swap(obs, x, b)
         elif opt == OPT_SLIDE:  # RACE-30
@@ -651,34 +670,34 @@ def _execute(s, action, sids, sparams, users, obs, uobs, priv, piles, ks, stack,
         elif opt == OPT_TAKE2:  # RACE-31
             if tracing:
                 record(trace, trace_len, EV_ACTION, s, opt, 0, 0, 0, 0, 0)
-            if not _draw_cards(s, obs[O_RULES + R_TAKE_CARDS], WHY_TAKE2, sids, sparams, users, obs, uobs, priv,
-                               piles, ks, rng, game_row, seat_row, trace, trace_len, tracing):
+            if not _draw_cards(s, obs[O_RULES + R_TAKE_CARDS], WHY_TAKE2, sparams, users, obs, ws, rng, trace,
+                               trace_len, tracing):
                 return False
         else:  # RACE-32: the top land card, now public, then the placement
-            c = stack[ks[K_STACK_TOP]]
-            ks[K_STACK_TOP] += 1
-            if ks[K_STACK_TOP] == obs[O_N_CARDS]:
-                ks[K_STACK_TOP] = 0
-            ks[K_STACK_N] -= 1
+            c = ws[WS_STACK + ws[WS_STACK_TOP]]
+            ws[WS_STACK_TOP] += 1
+            if ws[WS_STACK_TOP] == obs[O_N_CARDS]:
+                ws[WS_STACK_TOP] = 0
+            ws[WS_STACK_N] -= 1
             obs[O_STACK_SIZE] -= 1
             if tracing:
                 record(trace, trace_len, EV_DETOUR_CARD, s, c, obs[O_CARD_LAND + 2 * c], obs[O_CARD_LAND + 2 * c + 1],
                        0, 0, 0)
-            if sids[s] == RANDOM:
+            if ws[WS_SIDS + s] == RANDOM:
                 pl = nth_placement(obs, below(rng, count_placements(obs)))
             else:
                 obs[O_DETOUR_CARD] = c
-                pl = _ask(DEC_PLACE, s, sids, sparams, users, obs, uobs, priv, rng)
+                pl = _ask(DEC_PLACE, s, sparams, users, obs, ws, rng)
                 obs[O_DETOUR_CARD] = -1
-                if sids[s] < 0 and not _placement_legal(obs, pl):
-                    _error(s, DEC_PLACE, pl, game_row, trace, trace_len, tracing)
+                if ws[WS_SIDS + s] < 0 and not _placement_legal(obs, pl):
+                    _error(s, DEC_PLACE, pl, ws, trace, trace_len, tracing)
                     return False
             lane = pl >> 14
             j = (pl >> 9) & 31
             i = (pl >> 1) & 255
             r = pl & 1
             do_detour(obs, c, lane, j, i, r)
-            game_row[G_DETOURS] += 1
+            ws[WS_GAME + G_DETOURS] += 1
             if tracing:
                 record(trace, trace_len, EV_ACTION, s, opt, c, lane, j, i, r)
         if tracing and opt != OPT_TAKE2 and opt != OPT_DETOUR:
@@ -691,8 +710,7 @@ def _execute(s, action, sids, sparams, users, obs, uobs, priv, piles, ks, stack,
 
 
 @njit(cache=True)
-def _play_turn(s, sids, sparams, users, obs, uobs, priv, piles, ks, stack, kbuf, rng, game_row, seat_row, trace,
-               trace_len, tracing):
+def _play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """RACE-16: plays until the player stops or finishes; then (unless finished) draw and hand limit."""
     for o in range(N_OPTIONS):
         obs[O_TURN_OPTS + o] = 0
@@ -702,14 +720,13 @@ def _play_turn(s, sids, sparams, users, obs, uobs, priv, piles, ks, stack, kbuf,
         record(trace, trace_len, EV_TURN, s, obs[O_TURN] + 1, obs[O_HAND_SIZE + s],
                1 if obs[O_DONE + obs[O_START_PLAYER]] else 0, 0, 0, 0)
     while True:
-        a = _choose_play(s, sids, sparams, users, obs, uobs, priv, kbuf, rng)
+        a = _choose_play(s, sparams, users, obs, ws, rng)
         if a < 0:
-            _error(s, DEC_PLAY, -1 - a, game_row, trace, trace_len, tracing)
+            _error(s, DEC_PLAY, -1 - a, ws, trace, trace_len, tracing)
             return False
         if a == STOP:
             break
-        if not _execute(s, a, sids, sparams, users, obs, uobs, priv, piles, ks, stack, rng, game_row, seat_row,
-                        trace, trace_len, tracing):
+        if not _execute(s, a, sparams, users, obs, ws, rng, trace, trace_len, tracing):
             return False
         if obs[O_DONE + s]:  # the turn ends at once, no draw
             if tracing:
@@ -717,25 +734,22 @@ def _play_turn(s, sids, sparams, users, obs, uobs, priv, piles, ks, stack, kbuf,
             return True
     if tracing:
         record(trace, trace_len, EV_STOP, s, 0, 0, 0, 0, 0, 0)
-    if not _draw_cards(s, obs[O_RULES + R_DRAW_PER_TURN], WHY_END, sids, sparams, users, obs, uobs, priv, piles,
-                       ks, rng, game_row, seat_row, trace, trace_len, tracing):
+    if not _draw_cards(s, obs[O_RULES + R_DRAW_PER_TURN], WHY_END, sparams, users, obs, ws, rng, trace, trace_len,
+                       tracing):
         return False
-    return _hand_limit(s, sids, sparams, users, obs, uobs, priv, rng, game_row, seat_row, trace, trace_len, tracing)
+    return _hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing)
 
 
-# ---- setup and the game ----------------------------------------------------------------------------------------------------
+# ---- setup and the game ----------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _setup(rp, card_land, obs, priv, piles, ks, stack, rng, game_row, seat_row, trace, trace_len, tracing):
+def _setup(rp, card_land, obs, ws, rng, trace, trace_len, tracing):
     """RACE-3..7 and the public counters; start hands follow (RACE-8)."""
     n = rp[R_TRACK_CARDS]
     lands = rp[R_LANDS]
     n_cards = card_land.shape[0] >> 1
-    for s in range(2):
-        for c in range(seat_row.shape[1]):
-            seat_row[s, c] = 0
-    for c in range(game_row.shape[0]):
-        game_row[c] = 0
+    for i in range(WS_SEAT, WS_STACK):
+        ws[i] = 0
     for i in range(len(rp)):
         obs[O_RULES + i] = rp[i]
     reset_track(obs, rp, card_land)
@@ -752,8 +766,8 @@ def _setup(rp, card_land, obs, priv, piles, ks, stack, rng, game_row, seat_row, 
     obs[O_MIX_K] = 0
     # RACE-3: shuffle the land cards; lay n columns, turning a card that repeats a lane's previous land.
     for c in range(n_cards):
-        stack[c] = c
-    shuffle(rng, stack, n_cards)
+        ws[WS_STACK + c] = c
+    _shuffle_at(rng, ws, WS_STACK, n_cards)
     top = 0
     size = n_cards
     prev_a = -1
@@ -761,7 +775,7 @@ def _setup(rp, card_land, obs, priv, piles, ks, stack, rng, game_row, seat_row, 
     for j in range(1, n + 1):
         tries = 0
         while True:
-            c = stack[top]
+            c = ws[WS_STACK + top]
             top += 1
             if top == n_cards:
                 top = 0
@@ -773,7 +787,7 @@ def _setup(rp, card_land, obs, priv, piles, ks, stack, rng, game_row, seat_row, 
                 t = top + size  # still conflicting (only with edited card data): bottom of the stack
                 if t >= n_cards:
                     t -= n_cards
-                stack[t] = c
+                ws[WS_STACK + t] = c
                 size += 1
                 tries += 1
                 continue
@@ -781,79 +795,80 @@ def _setup(rp, card_land, obs, priv, piles, ks, stack, rng, game_row, seat_row, 
         place_main(obs, j, c, r)
         prev_a = card_land[2 * c + r]
         prev_b = card_land[2 * c + 1 - r]
-    ks[K_STACK_TOP] = top
-    ks[K_STACK_N] = size
+    ws[WS_STACK_TOP] = top
+    ws[WS_STACK_N] = size
     obs[O_STACK_SIZE] = size  # RACE-4
     # RACE-6: seat 0's flight pile, seat 0's action pile, seat 1's flight pile, seat 1's action pile.
     fpl = rp[R_FLIGHT_PER_LAND]
     acp = rp[R_ACTION_COPIES]
     for s in range(2):
+        row = WS_PILES + PILE_ROW * s
         m = 0
         for x in range(lands):
             for _ in range(fpl):
-                piles[s, m] = x
+                ws[row + m] = x
                 m += 1
-        shuffle(rng, piles[s], m)
-        ks[K_TOP + s] = 0
-        ks[K_END + s] = m
+        _shuffle_at(rng, ws, row, m)
+        ws[WS_TOP + s] = 0
+        ws[WS_END + s] = m
         obs[O_FPILE_SIZE + s] = m
+        row = WS_PILES + PILE_ROW * (2 + s)
         m = 0
         for k in range(4):
             for _ in range(acp):
-                piles[2 + s, m] = k
+                ws[row + m] = k
                 m += 1
-        shuffle(rng, piles[2 + s], m)
-        ks[K_TOP + 2 + s] = 0
-        ks[K_END + 2 + s] = m
+        _shuffle_at(rng, ws, row, m)
+        ws[WS_TOP + 2 + s] = 0
+        ws[WS_END + 2 + s] = m
         obs[O_APILE_SIZE + s] = m
+        b = WS_PRIV + 20 * s
         for i in range(20):
-            priv[s, i] = 0
+            ws[b + i] = 0
         for x in range(lands):
-            priv[s, 10 + x] = fpl
+            ws[b + 10 + x] = fpl
         for k in range(4):
-            priv[s, 16 + k] = acp
+            ws[b + 16 + k] = acp
         obs[O_HAND_SIZE + s] = 0
     start = below(rng, 2) if rp[R_START_PLAYER] == -1 else rp[R_START_PLAYER]  # RACE-7
-    ks[K_START] = start
-    ks[K_CURRENT] = start
+    ws[WS_START] = start
     obs[O_START_PLAYER] = start
-    game_row[G_START] = start
-    game_row[G_LEN_START] = track_len(obs)
+    ws[WS_GAME + G_START] = start
+    ws[WS_GAME + G_LEN_START] = track_len(obs)
     if tracing:
-        record(trace, trace_len, EV_SETUP, start, n, size, game_row[G_LEN_START], 0, 0, 0)
+        record(trace, trace_len, EV_SETUP, start, n, size, ws[WS_GAME + G_LEN_START], 0, 0, 0)
         for j in range(1, n + 1):
             record(trace, trace_len, EV_COLUMN, j, obs[O_COL_CARD + j - 1], obs[O_F_LAND + 2 * j],
                    obs[O_F_LAND + 2 * j + 1], 0, 0, 0)
 
 
 @njit(cache=True)
-def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, obs, uobs, priv, piles, ks,
-              stack, kbuf, keys, rng, trace, trace_len):
+def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, obs, ws, rng, trace,
+              trace_len):
     """One game, RACE-3..36 (rerace-tie included). Writes seat_row(2, seat columns) and game_row(game columns).
-    Scratch: obs, uobs(OBS_SIZE) priv(2, 20) piles(4, 64) ks(16) stack(MAX_CARDS) kbuf(KB_SIZE) keys(2) rng(1);
-    `trace` has 0 rows unless a trace is wanted."""
+    Scratch: obs(OBS_SIZE) ws(WS_SIZE) rng(1); `trace` has 0 rows unless a trace is wanted."""
     stream_into(rng, seed, game_index)
     tracing = trace.shape[0] > 0
+    ws[WS_SIDS] = sids[0]
+    ws[WS_SIDS + 1] = sids[1]
     reraces = 0
+    G = WS_GAME
     while True:
-        _setup(rp, card_land, obs, priv, piles, ks, stack, rng, game_row, seat_row, trace, trace_len, tracing)
-        S = ks[K_START]
-        O = 1 - S
-        ok = True
-        for s in (S, O):  # RACE-8
-            if ok:
-                ok = _draw_cards(s, rp[R_START_HAND], WHY_START, sids, sparams, users, obs, uobs, priv, piles, ks,
-                                 rng, game_row, seat_row, trace, trace_len, tracing)
+        _setup(rp, card_land, obs, ws, rng, trace, trace_len, tracing)
+        S = ws[WS_START]
+        O = 1 - S  # noqa: E741 (S and O are the rules' names)
+        ok = _draw_cards(S, rp[R_START_HAND], WHY_START, sparams, users, obs, ws, rng, trace, trace_len, tracing)
+        if ok:  # RACE-8: start player first
+            ok = _draw_cards(O, rp[R_START_HAND], WHY_START, sparams, users, obs, ws, rng, trace, trace_len, tracing)
         turns = 0
         first = -1
         s = S
         while ok:  # RACE-16, RACE-33, RACE-35
             final = obs[O_DONE + S] != 0  # this turn is O's final turn
             if not final and turns >= rp[R_MAX_TURNS]:
-                game_row[G_TRUNCATED] = 1
+                ws[G + G_TRUNCATED] = 1
                 break
-            ok = _play_turn(s, sids, sparams, users, obs, uobs, priv, piles, ks, stack, kbuf, rng, game_row,
-                            seat_row, trace, trace_len, tracing)
+            ok = _play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing)
             if not ok:
                 break
             turns += 1
@@ -863,71 +878,78 @@ def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, g
             if (s == O and obs[O_DONE + O]) or final:
                 break
             s = 1 - s
-        game_row[G_TURNS] = turns
-        game_row[G_FIRST] = first
-        game_row[G_RERACES] = reraces
+        ws[G + G_TURNS] = turns
+        ws[G + G_FIRST] = first
+        ws[G + G_RERACES] = reraces
         if not ok:  # an illegal plug-in choice: the game is void
-            _record(obs, seat_row, game_row)
+            _record(obs, ws, seat_row, game_row)
             return
         # RACE-33..36
         equal = False
-        if game_row[G_TRUNCATED]:  # RACE-35: the smaller rem wins
-            keys[0] = -rem(obs, 0)
-            keys[1] = -rem(obs, 1)
+        if ws[G + G_TRUNCATED]:  # RACE-35: the smaller rem wins
+            k0 = -rem(obs, 0)
+            k1 = -rem(obs, 1)
         elif obs[O_DONE + S] and obs[O_DONE + O]:  # RACE-34: hand sizes
-            game_row[G_TIEBREAK] = 1
-            game_row[G_FINAL_FINISH] = 1
-            keys[0] = obs[O_HAND_SIZE]
-            keys[1] = obs[O_HAND_SIZE + 1]
-            equal = keys[0] == keys[1]
+            ws[G + G_TIEBREAK] = 1
+            ws[G + G_FINAL_FINISH] = 1
+            k0 = obs[O_HAND_SIZE]
+            k1 = obs[O_HAND_SIZE + 1]
+            equal = k0 == k1
         else:
-            keys[0] = obs[O_DONE]
-            keys[1] = obs[O_DONE + 1]
+            k0 = obs[O_DONE]
+            k1 = obs[O_DONE + 1]
         if equal and rp[R_RERACE] and reraces < RERACE_LIMIT:  # variant rerace-tie
             reraces += 1
             if tracing:
-                record(trace, trace_len, EV_RERACE, reraces, keys[0], keys[1], 0, 0, 0, 0)
+                record(trace, trace_len, EV_RERACE, reraces, k0, k1, 0, 0, 0, 0)
             continue
-        set_ranks(seat_row, 2, keys)
-        for p in range(2):
-            w = seat_row[p, S_WIN60]
-            seat_row[p, S_SCORE] = 2 if w == 60 else (1 if w == 30 else 0)  # RACE-36 (win share in halves)
-        if seat_row[0, S_WIN60] == 30:
-            game_row[G_SHARED] = 1
+        # RACE-36: rank 1 for a win or shared win; win share in sixtieths; score in halves (2 win, 1 shared, 0 loss)
+        w0 = 60 if k0 > k1 else (30 if k0 == k1 else 0)
+        ws[WS_SEAT + S_WIN60] = w0
+        ws[WS_SEAT + 32 + S_WIN60] = 60 - w0
+        ws[WS_SEAT + S_RANK] = 2 if k1 > k0 else 1
+        ws[WS_SEAT + 32 + S_RANK] = 2 if k0 > k1 else 1
+        ws[WS_SEAT + S_SCORE] = 2 if w0 == 60 else (1 if w0 == 30 else 0)
+        ws[WS_SEAT + 32 + S_SCORE] = 2 - ws[WS_SEAT + S_SCORE]
+        if w0 == 30:
+            ws[G + G_SHARED] = 1
         elif not (obs[O_DONE] and obs[O_DONE + 1]):
-            w = 0 if seat_row[0, S_WIN60] == 60 else 1
-            game_row[G_LEAD] = rem(obs, 1 - w) - rem(obs, w)
-            game_row[G_LEAD_RUNS] = runs(obs, 1 - w) - runs(obs, w)
-        _record(obs, seat_row, game_row)
+            w = 0 if w0 == 60 else 1
+            ws[G + G_LEAD] = rem(obs, 1 - w) - rem(obs, w)
+            ws[G + G_LEAD_RUNS] = runs(obs, 1 - w) - runs(obs, w)
+        _record(obs, ws, seat_row, game_row)
         if tracing:
-            record(trace, trace_len, EV_END, seat_row[0, S_WIN60], seat_row[1, S_WIN60], turns,
-                   game_row[G_TRUNCATED], game_row[G_TIEBREAK], obs[O_HAND_SIZE], obs[O_HAND_SIZE + 1])
+            record(trace, trace_len, EV_END, ws[WS_SEAT + S_WIN60], ws[WS_SEAT + 32 + S_WIN60], turns,
+                   ws[G + G_TRUNCATED], ws[G + G_TIEBREAK], obs[O_HAND_SIZE], obs[O_HAND_SIZE + 1])
         return
 
 
 @njit(cache=True)
-def _record(obs, seat_row, game_row):
-    """End-of-game statistics (§8)."""
+def _record(obs, ws, seat_row, game_row):
+    """End-of-game statistics (§8), then the rows out of ws."""
     for p in range(2):
-        seat_row[p, S_FINAL_HAND] = obs[O_HAND_SIZE + p]
-    game_row[G_LEN_END] = track_len(obs)
+        ws[WS_SEAT + 32 * p + S_FINAL_HAND] = obs[O_HAND_SIZE + p]
+    ws[WS_GAME + G_LEN_END] = track_len(obs)
     gaps = 0
     for f in range(obs[O_N_FIELDS]):
         gaps += obs[O_F_GAP + f]
-    game_row[G_GAPS] = gaps
+    ws[WS_GAME + G_GAPS] = gaps
     loops = 0
     for c in range(obs[O_N_CARDS]):
         if obs[O_CARD_LOC + c] == LOC_LOOP:
             loops += 1
-    game_row[G_LOOPS] = loops
+    ws[WS_GAME + G_LOOPS] = loops
+    for p in range(2):
+        for j in range(seat_row.shape[1]):
+            seat_row[p, j] = ws[WS_SEAT + 32 * p + j]
+    for j in range(game_row.shape[0]):
+        game_row[j] = ws[WS_GAME + j]
 
 
 @njit(cache=True)
 def _scratch():
-    """Per-thread working arrays for play_game: obs, uobs, priv, piles, ks, stack, kbuf, keys, rng."""
-    return (np.zeros(OBS_SIZE, np.int32), np.zeros(OBS_SIZE, np.int32), np.zeros((2, 20), np.int32),
-            np.zeros((4, PILE_ROW), np.int32), np.zeros(16, np.int64), np.zeros(MAX_CARDS, np.int32),
-            np.zeros(KB_SIZE, np.int32), np.zeros(2, np.int64), np.zeros(1, np.uint64))
+    """Per-thread working arrays for play_game: obs, ws, rng."""
+    return np.zeros(OBS_SIZE, np.int32), np.zeros(WS_SIZE, np.int32), np.zeros(1, np.uint64)
 
 
 _CHUNK_SIGNATURE = types.void(
@@ -941,17 +963,27 @@ def run_chunk(rp, card_land, players, sids, sparams, users, seed, start, count, 
     Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
     blocks = min(count, 256)
     for blk in prange(blocks):
-        obs, uobs, priv, piles, ks, stack, kbuf, keys, rng = _scratch()
+        obs, ws, rng = _scratch()
         no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
         trace_len = np.zeros(1, np.int64)
+        # Block-local copies of the shared inputs and rows for the outputs: numba counts references to an array on
+        # every call that takes it, and threads doing that on one shared array fight over its cache line.
+        my_rp, my_cards, my_sids, my_sparams = rp.copy(), card_land.copy(), sids.copy(), sparams.copy()
+        seat_row = np.zeros((2, seat_out.shape[2]), np.int32)
+        game_row = np.zeros(game_out.shape[1], np.int32)
         for i in range(count * blk // blocks, count * (blk + 1) // blocks):
-            play_game(rp, card_land, sids, sparams, users, seed, start + i, seat_out[i], game_out[i], obs, uobs,
-                      priv, piles, ks, stack, kbuf, keys, rng, no_trace, trace_len)
+            play_game(my_rp, my_cards, my_sids, my_sparams, users, seed, start + i, seat_row, game_row, obs, ws, rng,
+                      no_trace, trace_len)
+            for s in range(2):
+                for j in range(seat_row.shape[1]):
+                    seat_out[i, s, j] = seat_row[s, j]
+            for j in range(game_row.shape[0]):
+                game_out[i, j] = game_row[j]
 
 
 @njit(cache=True)
 def trace_one(rp, card_land, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace, trace_len):
     """One game with its event log (for `sim trace`)."""
-    obs, uobs, priv, piles, ks, stack, kbuf, keys, rng = _scratch()
-    play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, obs, uobs, priv, piles, ks,
-              stack, kbuf, keys, rng, trace, trace_len)
+    obs, ws, rng = _scratch()
+    play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, obs, ws, rng, trace,
+              trace_len)
