@@ -31,9 +31,9 @@ ROOT = os.path.dirname(HERE)
 
 def games_per_second(spec, players, strategy, threads, seconds):
     config = configure(spec, players, strategy, seed=12345)
-    run_games(config, 2000, threads=threads)  # compile / load and warm up
-    probe = run_games(config, 4000, threads=threads)
-    n = max(4000, int(probe.games_per_second * seconds))
+    run_games(config, 50, threads=threads)  # compile / load and warm up
+    probe = run_games(config, 200, threads=threads)
+    n = max(200, int(probe.games_per_second * seconds))
     return run_games(config, n, threads=threads, start=10_000).games_per_second
 
 
@@ -80,7 +80,7 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
-def bench_game(game_id, seconds, memory):
+def bench_game(game_id, seconds, memory, cold):
     spec = get_game(game_id)
     all_threads = numba.config.NUMBA_NUM_THREADS
     lines = [f"### {spec.title} (`{spec.id}`)", "",
@@ -93,7 +93,8 @@ def bench_game(game_id, seconds, memory):
         lines.append(f"| {players} | {strategy} | {one:,.0f} | {many:,.0f} |")
         print(f"{spec.id} {players}p {strategy}: {one:,.0f} / {many:,.0f} games/s", flush=True)
     lines.append("")
-    lines.append(f"- cold compile (empty cache, import + first games): {cold_compile_seconds(game_id):.1f} s")
+    if cold:
+        lines.append(f"- cold compile (empty cache, import + first games): {cold_compile_seconds(game_id):.1f} s")
     lines.append(f"- cached start of `sim run {game_id} --n 1000`: {cached_start_seconds(game_id):.2f} s")
     if memory:
         for n in (1_000_000, 10_000_000):
@@ -108,6 +109,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(game_ids()))
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--cold", default="straw", help="games whose cold compile is timed (comma list; '' none)")
+    parser.add_argument("--memory", default="straw", help="games whose peak memory is measured (comma list)")
     parser.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     args = parser.parse_args()
     seconds = 0.5 if args.quick else 3.0
@@ -120,7 +123,9 @@ def main():
     ]
     body = []
     for game_id in args.games.split(","):
-        body += bench_game(game_id.strip(), seconds, memory=not args.quick)
+        gid = game_id.strip()
+        body += bench_game(gid, seconds, memory=not args.quick and gid in args.memory.split(","),
+                           cold=gid in args.cold.split(","))
     with open(args.out, "w") as f:
         f.write("\n".join(header + body))
     print(f"wrote {args.out}")
