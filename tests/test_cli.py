@@ -84,7 +84,7 @@ def test_every_command_has_help():
 
 def test_list_names_games_and_defaults():
     code, out, _ = run_cli(["list"])
-    assert code == 0 and "straw" in out and "default strategy: straw-hunter" in out
+    assert code == 0 and "straw" in out and "default strategy: safe" in out
     code, out, _ = run_cli(["list", "straw"])
     assert "break_at = 50  [10..200]" in out and "evertide" in out
 
