@@ -51,8 +51,10 @@ def print_summary(outcome):
 
 
 def describe_game(spec, full=False):
-    lines = [f"{spec.id} — {spec.title} (rules v{spec.version}), {spec.min_players}–{spec.max_players} players, "
-             f"default {spec.default_players}" + (f"; aliases: {', '.join(spec.aliases)}" if spec.aliases else "")]
+    seats = (f"{spec.min_players} players" if spec.min_players == spec.max_players else
+             f"{spec.min_players}–{spec.max_players} players, default {spec.default_players}")
+    lines = [f"{spec.id} — {spec.title} (rules v{spec.version}), {seats}"
+             + (f"; aliases: {', '.join(spec.aliases)}" if spec.aliases else "")]
     lines.append(f"  default strategy: {spec.default_strategy}")
     strategies = ", ".join(s.name + (f" ({', '.join(f'{k}={v:g}' for k, v in s.params.items())})" if s.params
                                      else "") for s in spec.strategies)
