@@ -13,7 +13,7 @@ import shutil
 import time
 
 from sim.engine import Aggregate, EngineError, RunResult, rebuild, run_chunk
-from sim.spec import SpecError, WIN_SCALE
+from sim.spec import SpecError
 
 DEFAULT_CONNECT_TIMEOUT = 10.0
 _CONFIG_CACHE = {}  # per worker process: description key -> (configs, kernel inputs)
@@ -187,13 +187,9 @@ def _cluster_threads(client):
 def _merge(out, totals, paired, convergence):
     for i, d in enumerate(out["aggregates"]):
         totals[i].merge(Aggregate.from_dict(d))
-        convergence[i].append((totals[i].n, (totals[i].seat_sum[:, 2] / WIN_SCALE / totals[i].n).tolist()))
+        convergence[i].append(totals[i].win_shares_point())
         if paired[i] is not None and out["paired"][i] is not None:
-            paired[i].n += out["paired"][i]["n"]
-            for name, acc in out["paired"][i]["sums"].items():
-                mine = paired[i].sums.setdefault(name, [0, 0, 0, 0])
-                for k in range(4):
-                    mine[k] += acc[k]
+            paired[i].merge(out["paired"][i]["n"], out["paired"][i]["sums"])
 
 
 class ClusterBackend:

@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from sim.seats import strategy_arrays
-from sim.spec import GameSpec, SpecError
+from sim.spec import GameSpec, SpecError, WIN_SCALE
 
 MIN_CHUNK, MAX_CHUNK = 256, 1 << 18
 TARGET_CHUNK_SECONDS = 0.25  # keeps the progress bar lively and Ctrl-C prompt
@@ -202,6 +202,10 @@ class Aggregate:
             a["batch_win"][:, s] = np.bincount(batch, weights=win[:, s], minlength=BATCHES).astype(np.int64)
             a["batch_score"][:, s] = np.bincount(batch, weights=scores[:, s], minlength=BATCHES).astype(np.int64)
         return agg
+
+    def win_shares_point(self):
+        """(games so far, [win share per seat]): one point of a convergence curve."""
+        return self.n, (self.arrays["seat_sum"][:, 2] / WIN_SCALE / self.n).tolist()
 
     def merge(self, other):
         if other.n == 0:

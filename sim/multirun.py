@@ -58,6 +58,14 @@ class PairedSums:
             acc[3] += int(other[name].sum())
         self.n += len(next(iter(base.values())))
 
+    def merge(self, n, sums):
+        """Add another chunk's sums (as chunk_task returns them)."""
+        self.n += n
+        for name, acc in sums.items():
+            mine = self.sums.setdefault(name, [0, 0, 0, 0])
+            for k in range(4):
+                mine[k] += acc[k]
+
     def as_paired(self):
         """The metric dict analysis.compare.paired_differences expects, in reported units."""
         out = {}
@@ -102,7 +110,7 @@ def run_together(configs, n, *, threads=None, chunk_size=None, on_chunk=None):
                     base_metrics = metrics
                 elif paired[i] is not None:
                     paired[i].add(base_metrics, metrics)
-                convergence[i].append((totals[i].n, (totals[i].seat_sum[:, 2] / WIN_SCALE / totals[i].n).tolist()))
+                convergence[i].append(totals[i].win_shares_point())
             done += count
             chunks += 1
             if on_chunk is not None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from analysis.summary import summarize
 from sim import results
 from sim.engine import EngineError, run_games
-from sim.spec import SpecError, WIN_SCALE
+from sim.spec import SpecError
 
 
 @dataclass
@@ -63,7 +63,7 @@ def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_si
     def on_chunk(first, seat_out, game_out, total):
         if writer is not None:
             writer.write(first, seat_out, game_out)
-        convergence.append((total.n, (total.seat_sum[:, 2] / WIN_SCALE / total.n).tolist()))
+        convergence.append(total.win_shares_point())
         bar.update(game_out.shape[0])
 
     try:
