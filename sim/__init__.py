@@ -17,7 +17,7 @@ def _numba_cache_dir():
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    sources = [os.path.join(here, name) for name in ("rng.py", "kernel_util.py", "spec.py")]
+    sources = [os.path.join(here, name) for name in ("rng.py", "jit.py", "kernel_util.py", "spec.py")]
     games = os.path.join(here, "games")
     for game in sorted(os.listdir(games)):
         sources += [os.path.join(games, game, name) for name in ("kernel.py", "rules.py")]

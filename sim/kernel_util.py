@@ -13,6 +13,7 @@ from numba import njit, types
 # Plug-ins go through numba's first-class function types, which it labels experimental; the warning is noise here.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
+from sim.jit import kernel_njit
 from sim.spec import MAX_SEATS, WIN_SCALE
 
 USER_SIGNATURE = types.int64(types.int32[::1], types.float64[::1], types.uint64[::1])
@@ -28,7 +29,7 @@ def no_user_strategy(obs, params, rng):
     return -1
 
 
-@njit(cache=True)
+@kernel_njit()
 def set_ranks(seat_row, players, keys):
     """rank = 1 + seats with a strictly larger key; rank-1 seats share WIN_SCALE (STRAW-21 and its kin)."""
     winners = 0
@@ -44,7 +45,7 @@ def set_ranks(seat_row, players, keys):
         seat_row[s, WIN_COL] = WIN_SCALE // winners if seat_row[s, RANK_COL] == 1 else 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def record(trace, trace_len, kind, a, b, c, d, e, f, g):
     """Append one event to `trace(cap, TRACE_WIDTH)`; `trace_len(1)` keeps counting past the cap (truncation)."""
     i = trace_len[0]

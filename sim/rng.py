@@ -12,7 +12,8 @@ Two implementations of the same functions are kept here: njit ones for kernels a
 the readable reference rules. Tests check that they produce identical numbers.
 """
 import numpy as np
-from numba import njit
+
+from sim.jit import kernel_njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,20 +22,20 @@ _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _MASK = (1 << 64) - 1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _mix64(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def stream_into(state, seed, game_index):
     """Set `state(1)` to the start of game `game_index`'s stream in a run with `seed` (ints in [0, 2**63))."""
     state[0] = _mix64(np.uint64(seed) ^ _mix64(np.uint64(game_index) + GOLDEN))
 
 
-@njit(cache=True)
+@kernel_njit()
 def stream_start(seed, game_index):
     """A new `state(1)` at the start of game `game_index`'s stream."""
     state = np.empty(1, np.uint64)
@@ -42,20 +43,20 @@ def stream_start(seed, game_index):
     return state
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def next_u64(state):
     """Next 64-bit output of the stream; advances `state(1)` in place."""
     state[0] += GOLDEN
     return _mix64(state[0])
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def below(state, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32 (multiply-high of the top 32 bits; bias < n / 2**32)."""
     return np.int64(((next_u64(state) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def shuffle(state, arr, n):
     """Fisher–Yates shuffle of arr[:n] in place, drawing j = below(i + 1) for i = n-1 .. 1."""
     for i in range(n - 1, 0, -1):

@@ -48,8 +48,7 @@ Decisions and their options, in canonical order (the reference's table, sim/game
   D_SPIRAL 9   0..3 = N, E, S, W
 Cell and tile lists are in raster order.
 """
-from numba import njit
-
+from sim.jit import kernel_njit
 from sim.rng import below
 from sim.games.kruki.rules import (EMPTY, GAP, GRAVEYARD, JUNK, PARAMS, TRINKETS)
 
@@ -88,18 +87,18 @@ P_LAMBDA, P_SLACK, P_B_JUNK_MARGIN = 0, 1, 2  # blocker
 P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = 0, 1, 2, 3, 4, 5  # weighted
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def max_options(n_total):
     """The longest option list of any decision with n_total tiles in the game (TWO_CROWS pairs dominate)."""
     return max(4 * n_total + 8, n_total * (n_total + 1) // 2 + 1, 8)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def obs_size(n_total, side):
     return OBS_HEADER + (n_total + 1) + (4 * n_total + 8) + 5 * side * side + 2 * max_options(n_total)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def obs_offsets(n_total, side):
     """Section starts: tiles, frontier, planes (kind first), option list A, option list B."""
     at_tiles = OBS_HEADER
@@ -112,7 +111,7 @@ def obs_offsets(n_total, side):
 # ======================================================================================================================
 # Flight and scoring primitives (KRUKI-26, 28), on board planes K (kind), Cr (crows), Sh (shiny owner), Fr (frozen)
 # ======================================================================================================================
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always", _nrt=False)
 def div_small(n, m):
     """n // m for 1 <= m <= 4 without a division instruction in the common cases."""
     if m == 1:
@@ -124,7 +123,7 @@ def div_small(n, m):
     return n // 3
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always", _nrt=False)
 def _ray(K, Sh, t, d):
     """Walk from tile t in step d until a gap: (distance of the nearest shiny or BIG, its cell, 1 if it is on
     TRINKETS, distance of the first JUNK before it or BIG)."""
@@ -141,7 +140,7 @@ def _ray(K, Sh, t, d):
     return BIG, -1, 0, jd
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def flight_plan(K, Sh, side, t):
     """KRUKI-26 for the group on tile t, independent of its size: (m, d0, d1, d2, d3) — the m destinations (after
     the Trinkets tie-break and the Junk stop), N/E/S/W order, -1 padded; the group sends n // m crows to each."""
@@ -192,7 +191,7 @@ def flight_plan(K, Sh, side, t):
     return m, out0, out1, out2, out3
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def flight_to(K, Cr, Sh, Fr, side, t, s):
     """Crows the group on tile t sends to cell s in a flight on the board as it stands (KRUKI-26)."""
     n = Cr[t]
@@ -204,7 +203,7 @@ def flight_to(K, Cr, Sh, Fr, side, t, s):
     return div_small(n, m)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def arrivals_at(K, Cr, Sh, Fr, side, s):
     """Crows on tile s after a flight on the board as it stands: only crow tiles that see s along a row or column can
     reach it, so only their groups are resolved (the reference's `arrivals_at`)."""
@@ -219,7 +218,7 @@ def arrivals_at(K, Cr, Sh, Fr, side, s):
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always", _nrt=False)
 def score_points(kind, stones, no_graveyards, cap, n):
     """KRUKI-28 (with KRUKI-22, 23): points of n crows on a shiny tile of `kind` with `stones` GRAVESTONES."""
     raw = n
@@ -230,8 +229,18 @@ def score_points(kind, stones, no_graveyards, cap, n):
     return raw
 
 
-@njit(cache=True, inline="always")
-def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign):
+@kernel_njit(inline="always", _nrt=False)
+def _bump(gain, c, v, track, mark, tl):
+    """gain[c] += v; when tracking, c is appended once to the touched list tl[1:] (count tl[0], mark[c] = 1)."""
+    gain[c] += v
+    if track and mark[c] == 0:
+        mark[c] = 1
+        tl[0] += 1
+        tl[tl[0]] = c
+
+
+@kernel_njit(inline="always", _nrt=False)
+def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign, track, mark, tl):
     """Add to gain[s] the crows the group on t (n crows) would send to a new shiny at s, for every s on its ray d."""
     c = t + d
     k = 1
@@ -245,12 +254,12 @@ def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign):
             else:
                 q = div_small(n, 1 + eqcnt)
         if q > 0:
-            gain[c] += sign * q
+            _bump(gain, c, sign * q, track, mark, tl)
         c += d
         k += 1
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def others(K, Sh, side, t, di):
     """For the group on t and its direction di (0..3 = N, E, S, W): (nearest shiny distance over the other three
     directions or BIG, how many of them are at that distance, how many of those are on TRINKETS)."""
@@ -270,8 +279,8 @@ def others(K, Sh, side, t, di):
     return m, cnt, tr
 
 
-@njit(cache=True)
-def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign):
+@kernel_njit(_nrt=False)
+def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign, track, mark, tl):
     """The part of a group's contribution along its ray d from cell x0 (at distance k0) on, up to the first JUNK or
     gap, for a ray with no shiny (used when a new tile extends the ray)."""
     c = x0
@@ -286,15 +295,16 @@ def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign):
             else:
                 q = div_small(n, 1 + eqcnt)
         if q > 0:
-            gain[c] += sign * q
+            _bump(gain, c, sign * q, track, mark, tl)
         c += d
         k += 1
 
 
-@njit(cache=True)
-def add_contrib(K, Sh, side, t, n, sign, gain):
+@kernel_njit(_nrt=False)
+def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     """For every tile s, gain[s] += sign * (crows the group of n crows on tile t sends to s if a new shiny were put
-    on s): the reverse of `arrivals_at`, for all candidate shinies at once."""
+    on s): the reverse of `arrivals_at`, for all candidate shinies at once. Written cells are tracked as in
+    `_bump`."""
     e0, c0, r0, j0 = _ray(K, Sh, t, -side)
     e1, c1, r1, j1 = _ray(K, Sh, t, 1)
     e2, c2, r2, j2 = _ray(K, Sh, t, side)
@@ -320,10 +330,10 @@ def add_contrib(K, Sh, side, t, n, sign, gain):
             if cc == m_other:
                 eqcnt += 1
                 eqtr += rc
-        _contrib_dir(K, gain, t, d, min(em, jm), m_other, eqcnt, eqtr, n, sign)
+        _contrib_dir(K, gain, t, d, min(em, jm), m_other, eqcnt, eqtr, n, sign, track, mark, tl)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain):
     """gain[s] = crows a new shiny on tile s would receive, for every tile s of tiles[:n_tiles] and `extra` (a
     hypothetical tile not yet in the list, or -1); zeroed first, written at tiles only."""
@@ -334,10 +344,10 @@ def gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain):
     for i in range(n_tiles + (1 if extra >= 0 else 0)):
         t = tiles[i] if i < n_tiles else extra
         if Cr[t] > 0 and Fr[t] == 0 and Sh[t] < 0:
-            add_contrib(K, Sh, side, t, Cr[t], 1, gain)
+            add_contrib(K, Sh, side, t, Cr[t], 1, gain, False, gain, gain)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always", _nrt=False)
 def spiral_step(x, y, d, run, left, second):
     """One step of the clockwise square spiral from N (KRUKI-31): runs 1, 1, 2, 2, 3, 3, ..."""
     if d == 0:
@@ -358,7 +368,7 @@ def spiral_step(x, y, d, run, left, second):
     return x, y, d, run, left, second
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
     """KRUKI-30/31: resolve the murder on m with spiral start 0..3 (N, E, S, W). Cells that received a crow are
     appended to log[1:] (log[0] = count). Returns (crows removed, crows placed)."""
@@ -413,39 +423,59 @@ def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
 # ======================================================================================================================
 # Heuristics (KRUKI-39..41): the reference's `_Eval` / `_heuristic`, computed from the observation alone
 # ======================================================================================================================
-# Scratch: `work` int32 (work_len) = gain0 | delta | gainB | flag planes (side*side each), then per-cell tie counts,
-# per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter log, save area;
-# `fwork` float64 (fwork_len) = per-cell best J, then the values of the 7 tile kinds (tile-draft pool).
-@njit(cache=True)
-def _work_at(obs):
-    side = obs[O_SIDE]
+# Scratch: `work` int32 (work_len) = six side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
+# delta (their change after a hypothetical tile) | gainB (B(β) inside Opp) | flag (TWO_CROWS shortcut) | mark (cells
+# in the touched list) | gid (1 + stage-1 group of a legal shiny, else 0) — then per-cell tie counts, per-cell
+# preferences, affected groups, legal shinies, legal shinies after a cell, scatter log, save area, extended groups,
+# the touched list (count, then cells), and per group: size, touched members, preference, and the sorted shinies;
+# `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
+# per-group stage-1 values.
+@kernel_njit(_nrt=False)
+def _layout(side, n, crows):
+    """Offsets into work and fwork for n tiles in the game (see above); the last two are their lengths."""
     a = side * side
-    n = 0
-    for k in range(7):
-        n += obs[O_RULES + R_TILES_EMPTY + k]
     mc = 4 * n + 10
-    w_cnt = 4 * a
+    w_cnt = 6 * a
     w_pref = w_cnt + mc
     w_aff = w_pref + mc
     w_ls = w_aff + mc
     w_ls2 = w_ls + n + 2
     w_log = w_ls2 + n + 2
-    w_save = w_log + obs[O_RULES + R_CROWS] + 16
-    return a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_save + 3 * (n + 2)
+    w_save = w_log + crows + 16
+    w_ext = w_save + 3 * (n + 2)
+    w_tl = w_ext + 3 * (n + 2)
+    w_grp = w_tl + n + 4  # group sizes | touched members | preferences | shinies by value, n + 2 each
+    f_kind = mc
+    f_grp = f_kind + 8  # per-shiny values | per-group values, n + 2 each
+    return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, f_kind, f_grp,
+            w_grp + 4 * (n + 2), f_grp + 2 * (n + 2))
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
+def _n_total(obs):
+    """Tiles in the game (the rule vector's tile counts)."""
+    n = 0
+    for k in range(7):
+        n += obs[O_RULES + R_TILES_EMPTY + k]
+    return n
+
+
+@kernel_njit(_nrt=False)
+def _work_at(obs):
+    return _layout(obs[O_SIDE], _n_total(obs), obs[O_RULES + R_CROWS])
+
+
+@kernel_njit(_nrt=False)
 def work_len(n_total, side, crows):
-    mc = 4 * n_total + 10
-    return 4 * side * side + 3 * mc + 2 * (n_total + 2) + crows + 16 + 6 * (n_total + 2) + 8
+    return _layout(side, n_total, crows)[-2]
 
 
-@njit(cache=True)
-def fwork_len(n_total):
-    return 4 * n_total + 10 + 8
+@kernel_njit(_nrt=False)
+def fwork_len(n_total, side, crows):
+    return _layout(side, n_total, crows)[-1]
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _planes(obs):
     side = obs[O_SIDE]
     a = side * side
@@ -455,7 +485,7 @@ def _planes(obs):
             obs[k0 + 4 * a:k0 + 5 * a], obs[t0:t0 + obs[O_N_TILES]], obs[O_N_TILES])
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _legal_shinies(K, Cr, Sh, tiles, n_tiles, out):
     """KRUKI-19 legal shiny tiles, raster order, into out; returns the count."""
     n = 0
@@ -467,7 +497,7 @@ def _legal_shinies(K, Cr, Sh, tiles, n_tiles, out):
     return n
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
     """B(β): the best points of a new shiny over the legal shiny tiles of β (tiles + extra), 0 if none."""
     gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain)
@@ -481,7 +511,7 @@ def _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, ca
     return best
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _opp(obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
     """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny), B(β) (q has not moved yet) or 0."""
     me = obs[O_SEAT]
@@ -501,7 +531,7 @@ def _opp(obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
     return total / (players - 1)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always", _nrt=False)
 def _stage1(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, tokens_left):
     """(v1, pref) of an option whose own shiny (on s, none when s < 0) receives n crows: greedy/blocker V_me and the
     EMPTY preference; weighted w1 f1 + w2 f2 + w3 f3 + w5 f5 (this order, as the reference)."""
@@ -517,7 +547,7 @@ def _stage1(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, tokens_le
     return float(pts), pref
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _final(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
     """J: greedy v1; blocker v1 - lambda * Opp; weighted v1 + w4 * Opp."""
     if mode == GREEDY:
@@ -528,13 +558,95 @@ def _final(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra
     return v1 + params[P_W4] * o
 
 
-@njit(cache=True)
-def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext, c, tile,
-            spawn, own, nls, stage, floor, key_j, key_p, target):
+@kernel_njit(_nrt=False)
+def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, spawn):
+    """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
+    arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
+    itself change, and when no shiny lies beyond c their ray merely grows, so only the grown part is added. The
+    written cells go to the touched list; `_undo_cell` restores the planes."""
+    a = side * side
+    delta = work[a:2 * a]
+    mark = work[4 * a:5 * a]
+    tl = work[w_tl:]
+    tl[0] = 0
+    n_full = 0
+    n_ext = 0
+    for i in range(4):  # groups on the segment from c in direction i; their ray toward c runs opposite
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        beyond = False  # a shiny beyond c (seen from those groups) before the next gap
+        y = c - d
+        while K[y] != GAP:
+            if Sh[y] >= 0:
+                beyond = True
+                break
+            y -= d
+        x = c + d
+        k = 1
+        junk_between = False
+        while K[x] != GAP:
+            if Sh[x] >= 0:  # groups behind a shiny never see c
+                break
+            if Cr[x] > 0 and Fr[x] == 0:
+                if beyond:
+                    work[w_aff + n_full] = x
+                    n_full += 1
+                    add_contrib(K, Sh, side, x, Cr[x], -1, delta, True, mark, tl)
+                elif not junk_between:
+                    work[w_ext + 3 * n_ext] = x
+                    work[w_ext + 1 + 3 * n_ext] = k
+                    work[w_ext + 2 + 3 * n_ext] = i
+                    n_ext += 1
+            if K[x] == JUNK:
+                junk_between = True
+            x += d
+            k += 1
+    K[c] = tile
+    Cr[c] = spawn
+    for i in range(n_full):
+        x = work[w_aff + i]
+        add_contrib(K, Sh, side, x, Cr[x], 1, delta, True, mark, tl)
+    for j in range(n_ext):
+        x = work[w_ext + 3 * j]
+        k = work[w_ext + 1 + 3 * j]
+        i = work[w_ext + 2 + 3 * j]
+        di = (i + 2) & 3  # the group's direction toward c
+        d = -side if di == 0 else (1 if di == 1 else (side if di == 2 else -1))
+        m_other, eqcnt, eqtr = others(K, Sh, side, x, di)
+        extend_contrib(K, delta, c, d, k, m_other, eqcnt, eqtr, Cr[x], 1, True, mark, tl)
+    if spawn > 0:
+        add_contrib(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
+
+
+@kernel_njit(_nrt=False)
+def _undo_cell(work, K, Cr, side, w_tl, c):
+    """Lift the hypothetical tile on c again and clear the delta and mark planes at the touched cells."""
+    a = side * side
+    for i in range(1, work[w_tl] + 1):
+        t = work[w_tl + i]
+        work[a + t] = 0
+        work[4 * a + t] = 0
+    work[w_tl] = 0
+    K[c] = GAP
+    Cr[c] = 0
+
+
+@kernel_njit(inline="always", _nrt=False)
+def _merge(v, p, count, max_v, best_v, best_p, ties):
+    """Fold `count` options of stage-1 value v and preference p into (max v, best (v, p), ties at the best)."""
+    if v > max_v:
+        max_v = v
+    if v > best_v or (v == best_v and p > best_p):
+        return max_v, v, p, count
+    if v == best_v and p == best_p:
+        return max_v, best_v, best_p, ties + count
+    return max_v, best_v, best_p, ties
+
+
+@kernel_njit(_nrt=False)
+def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext, w_tl, c,
+            tile, spawn, own, nls, stage, floor, key_j, key_p, target):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
-    single option s = -1 if there is none). Incremental (rules §9): gain0 holds the new-shiny arrivals on the board
-    as it stands; only the groups that see the gap c (no shiny between) and c itself change, and when no shiny lies
-    beyond c their ray merely grows, so only the grown part is added to delta.
+    single option s = -1 if there is none), one by one.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective.
     Returns (max v1, best J, best pref, ties at the best, s of the target-th option keyed (key_j, key_p) or -2)."""
     a = side * side
@@ -548,52 +660,7 @@ def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_
     ls = w_ls
     ns = nls
     if c >= 0:
-        n_full = 0
-        n_ext = 0
-        for i in range(4):  # groups on the segment from c in direction i; their ray toward c runs opposite
-            d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-            beyond = False  # a shiny beyond c (seen from those groups) before the next gap
-            y = c - d
-            while K[y] != GAP:
-                if Sh[y] >= 0:
-                    beyond = True
-                    break
-                y -= d
-            x = c + d
-            k = 1
-            junk_between = False
-            while K[x] != GAP:
-                if Sh[x] >= 0:  # groups behind a shiny never see c
-                    break
-                if Cr[x] > 0 and Fr[x] == 0:
-                    if beyond:
-                        work[w_aff + n_full] = x
-                        n_full += 1
-                        add_contrib(K, Sh, side, x, Cr[x], -1, delta)
-                    elif not junk_between:
-                        work[w_ext + 3 * n_ext] = x
-                        work[w_ext + 1 + 3 * n_ext] = k
-                        work[w_ext + 2 + 3 * n_ext] = i
-                        n_ext += 1
-                if K[x] == JUNK:
-                    junk_between = True
-                x += d
-                k += 1
-        K[c] = tile
-        Cr[c] = spawn
-        for i in range(n_full):
-            x = work[w_aff + i]
-            add_contrib(K, Sh, side, x, Cr[x], 1, delta)
-        for j in range(n_ext):
-            x = work[w_ext + 3 * j]
-            k = work[w_ext + 1 + 3 * j]
-            i = work[w_ext + 2 + 3 * j]
-            di = (i + 2) & 3  # the group's direction toward c
-            d = -side if di == 0 else (1 if di == 1 else (side if di == 2 else -1))
-            m_other, eqcnt, eqtr = others(K, Sh, side, x, di)
-            extend_contrib(K, delta, c, d, k, m_other, eqcnt, eqtr, Cr[x], 1)
-        if spawn > 0:
-            add_contrib(K, Sh, side, c, spawn, 1, delta)
+        _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, spawn)
         if tile != JUNK and spawn == 0:  # the new tile is itself a legal shiny tile: merge it in raster order
             ls = w_ls2
             j = 0
@@ -650,34 +717,131 @@ def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_
         elif j == best_j and pref == best_p:
             ties += 1
     if c >= 0:
-        K[c] = GAP
-        Cr[c] = 0
-        for i in range(n_tiles):
-            delta[tiles[i]] = 0
-        delta[c] = 0
+        _undo_cell(work, K, Cr, side, w_tl, c)
     return max_v1, best_j, best_p, ties, found
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
+def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap, tokens_left):
+    """Stage-1 values of the legal shinies on the board as it stands (n crows = gain0), sorted best first by (value,
+    preference) into groups of equal keys: gid plane = 1 + group; sizes, preferences and values per group. Returns
+    the group count. A cell then re-values only the shinies its tile touches (`_scan_sparse`)."""
+    a = side * side
+    gain0 = work[0:a]
+    gid = work[5 * a:6 * a]
+    w_size, w_touch, w_gp, w_by = w_grp, w_grp + n + 2, w_grp + 2 * (n + 2), w_grp + 3 * (n + 2)
+    f_val, f_gv = f_grp, f_grp + n + 2
+    for i in range(nls):  # insertion sort, best first; the preferences of the sorted shinies sit in w_touch
+        s = work[w_ls + i]
+        v, p = _stage1(mode, params, K[s], St[s], ng, cap, gain0[s], s, own, True, tokens_left)
+        j = i
+        while j > 0 and (fwork[f_val + j - 1] < v or (fwork[f_val + j - 1] == v and work[w_touch + j - 1] < p)):
+            fwork[f_val + j] = fwork[f_val + j - 1]
+            work[w_touch + j] = work[w_touch + j - 1]
+            work[w_by + j] = work[w_by + j - 1]
+            j -= 1
+        fwork[f_val + j] = v
+        work[w_touch + j] = p
+        work[w_by + j] = s
+    g = -1
+    for k in range(nls):
+        v = fwork[f_val + k]
+        p = work[w_touch + k]
+        if g < 0 or v != fwork[f_gv + g] or p != work[w_gp + g]:
+            g += 1
+            fwork[f_gv + g] = v
+            work[w_gp + g] = p
+            work[w_size + g] = 0
+        work[w_size + g] += 1
+        gid[work[w_by + k]] = g + 1
+    for k in range(g + 1):
+        work[w_touch + k] = 0
+    return g + 1
+
+
+@kernel_njit(_nrt=False)
+def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c, legal_c, own, ng, cap,
+                 tokens_left):
+    """Stage 1 of every option (c, s) after `_apply_cell(c)` without visiting every shiny: the shinies the tile
+    touched are re-valued, the others keep their group from `_groups`, so the best untouched option is the first
+    group with an untouched member. Returns (max v1, best v1, best pref, ties at the best), as `_scan_c` stage 1."""
+    a = side * side
+    gain0 = work[0:a]
+    delta = work[a:2 * a]
+    gid = work[5 * a:6 * a]
+    w_size, w_touch, w_gp = w_grp, w_grp + n + 2, w_grp + 2 * (n + 2)
+    f_gv = f_grp + n + 2
+    max_v = -1e300
+    best_v = -1e300
+    best_p = -1
+    ties = 0
+    n_touched = work[w_tl]
+    for i in range(1, n_touched + 1):
+        t = work[w_tl + i]
+        g = gid[t] - 1
+        if g < 0:  # not a legal shiny (a crow tile, a shiny, Junk, or c itself)
+            continue
+        work[w_touch + g] += 1
+        v, p = _stage1(mode, params, K[t], St[t], ng, cap, gain0[t] + delta[t], t, own, True, tokens_left)
+        max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    if legal_c:  # the new tile is itself a legal shiny tile
+        v, p = _stage1(mode, params, K[c], St[c], ng, cap, delta[c], c, own, True, tokens_left)
+        max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    for g in range(n_groups):
+        left = work[w_size + g] - work[w_touch + g]
+        if left > 0:
+            max_v, best_v, best_p, ties = _merge(fwork[f_gv + g], work[w_gp + g], left, max_v, best_v, best_p, ties)
+            break
+    for i in range(1, n_touched + 1):
+        g = gid[work[w_tl + i]] - 1
+        if g >= 0:
+            work[w_touch + g] = 0
+    if n_groups == 0 and not legal_c:  # no legal shiny tile: the single option without a shiny
+        v, p = _stage1(mode, params, 0, 0, ng, cap, 0, -1, own, True, tokens_left)
+        max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    return max_v, best_v, best_p, ties
+
+
+@kernel_njit(_nrt=False)
 def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw)."""
-    a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext = _work_at(obs)
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, f_kind, f_grp, wl,
+     fl) = _work_at(obs)
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = _planes(obs)
     gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
     nls = _legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    tokens_left = obs[O_TOKEN_STACK] > 0
+    n = _n_total(obs)
     nc = n_cells if n_cells >= 0 else 1
     max_v1 = -1e300
-    for ci in range(nc):
-        c = obs[cells_at + ci] if n_cells >= 0 else -1
+    if n_cells >= 0:
+        n_groups = _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap,
+                           tokens_left)
+        legal_c = tile != JUNK and sp == 0
+        for ci in range(nc):
+            c = obs[cells_at + ci]
+            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, sp)
+            mv, bj, bp, t = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c,
+                                         legal_c, own, ng, cap, tokens_left)
+            _undo_cell(work, K, Cr, side, w_tl, c)
+            if mv > max_v1:
+                max_v1 = mv
+            fwork[ci] = bj
+            work[w_pref + ci] = bp
+            work[w_cnt + ci] = t
+        for i in range(nls):
+            work[5 * a + work[w_ls + i]] = 0  # clear the gid plane
+    else:
         mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
-                                   w_ls2, w_ext, c, tile, sp, own, nls, 1, 0.0, 0.0, 0, -1)
-        if mv > max_v1:
-            max_v1 = mv
-        fwork[ci] = bj
-        work[w_pref + ci] = bp
-        work[w_cnt + ci] = t
+                                   w_ls2, w_ext, w_tl, -1, tile, sp, own, nls, 1, 0.0, 0.0, 0, -1)
+        max_v1 = mv
+        fwork[0] = bj
+        work[w_pref] = bp
+        work[w_cnt] = t
     stage = 1
     floor = 0.0
     if mode != GREEDY:
@@ -686,7 +850,7 @@ def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, sp
         for ci in range(nc):
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff,
-                                       w_ls, w_ls2, w_ext, c, tile, sp, own, nls, 2, floor, 0.0, 0, -1)
+                                       w_ls, w_ls2, w_ext, w_tl, c, tile, sp, own, nls, 2, floor, 0.0, 0, -1)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -708,13 +872,13 @@ def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, sp
             if i < work[w_cnt + ci]:
                 c = obs[cells_at + ci] if n_cells >= 0 else -1
                 f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext,
-                            c, tile, sp, own, nls, stage, floor, best_j, best_p, i)[4]
+                            w_tl, c, tile, sp, own, nls, stage, floor, best_j, best_p, i)[4]
                 return best_j, ci, f
             i -= work[w_cnt + ci]
     return best_j, 0, -1  # unreachable
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _index_of(obs, value):
     at = obs[O_AT_OPT_A]
     for i in range(obs[O_N_OPTIONS]):
@@ -724,7 +888,7 @@ def _index_of(obs, value):
 
 
 # ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _token_value(obs, params, mode, work, kind, ta, tb, td):
     """J of β = the board after the token (kind < 0: pass); the own shiny is already placed (or absent)."""
     a = obs[O_SIDE] * obs[O_SIDE]
@@ -760,7 +924,7 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
     return j
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _flags(obs, work, my, set_them):
     """Greedy's TWO_CROWS shortcut: flag[x] = m for every tile x on the own shiny's rows/columns whose group sends
     n // m crows to it (KRUKI-26 plans do not depend on n); set_them = False clears them again."""
@@ -779,7 +943,7 @@ def _flags(obs, work, my, set_them):
             x += d
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always", _nrt=False)
 def _moved_share(flag, Cr, x, change):
     m = flag[x]
     if m == 0:
@@ -787,7 +951,7 @@ def _moved_share(flag, Cr, x, change):
     return div_small(Cr[x] + change, m) - div_small(Cr[x], m)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     """Enumerate the token candidates (kind, then target order, as the reference) allowed by the bit mask `allow`
     (TWO_CROWS restricted to the pair (pair_a, pair_b) when pair_a >= 0). Returns (best value, ties at it, kind, a,
@@ -876,7 +1040,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     return best, ties, -1, -1, -1, -1
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
     """The reference's `pick` over the token candidates: (value, kind, a, b, d), kind -1 when there is none."""
     best, ties, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
@@ -887,7 +1051,7 @@ def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
     return best, k, ta, tb, td
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _token_decision(obs, params, mode, rng, work):
     dec = obs[O_DECISION]
     at_a = obs[O_AT_OPT_A]
@@ -920,11 +1084,12 @@ def _token_decision(obs, params, mode, rng, work):
 
 
 # ---- spiral start (KRUKI-39 step 4, all heuristics) --------------------------------------------------------------
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _spiral_choice(obs, work):
     """B0 after each start with every shiny and token removed; max if the chooser is next round's first player,
     else min; ties N, E, S, W (no draw)."""
-    a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext = _work_at(obs)
+    layout = _work_at(obs)
+    a, w_log, w_save = layout[0], layout[7], layout[8]
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = _planes(obs)
     players = obs[O_PLAYERS]
     m = obs[O_CTX_MURDER]
@@ -973,7 +1138,7 @@ def _spiral_choice(obs, work):
 
 
 # ---- tile source (KRUKI-39..41 step 1; the drawn tile is not seen) -----------------------------------------------
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def _source_choice(obs, params, mode, rng, work, fwork):
     at_a = obs[O_AT_OPT_A]
     n_opt = obs[O_N_OPTIONS]
@@ -995,7 +1160,7 @@ def _source_choice(obs, params, mode, rng, work, fwork):
     if has_junk:
         j_junk = _placements(obs, params, mode, rng, work, fwork, at_f, n_f, JUNK, 0, 1, False)[0]
     if n_pool > 0:  # tile-draft: the best pool tile by its step-2 value
-        kb = fwork.shape[0] - 8
+        kb = _work_at(obs)[12]
         done = 0
         best = -1e300
         for i in range(n_opt):
@@ -1032,7 +1197,7 @@ def _source_choice(obs, params, mode, rng, work, fwork):
     return _index_of(obs, SRC_JUNK if j_junk > j0 else SRC_SKIP)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def choose_heuristic(mode, obs, params, rng, work, fwork):
     """greedy / blocker / weighted (mode = sid) at any decision: returns an index into the option list."""
     dec = obs[O_DECISION]
@@ -1052,7 +1217,7 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
     return _token_decision(obs, params, mode, rng, work)
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def choose_builtin(sid, obs, params, rng, work, fwork):
     """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid). `random` is played
     by the kernel itself from the option count (it needs no observation)."""

@@ -38,8 +38,7 @@ Action encoding (one int64), by decision kind:
   DEC_DISCARD  discard_flight(land) or discard_action(kind): one card over the hand limit (RACE-18).
 The kernel checks a plug-in's action and stops the game with error code 1 when it is illegal.
 """
-from numba import njit
-
+from sim.jit import kernel_njit
 
 # ---- sizes (parameter maxima of rules.PARAMS) -------------------------------------------------------------------
 MAX_LANDS, N_KINDS, N_OPTIONS = 6, 4, 8
@@ -123,37 +122,37 @@ P_MAX_ACTIONS, P_S_THRESHOLD, P_S_MIN = 0, 1, 2
 P_W_STOP, P_W_ADV, P_W_OWN, P_W_OPP, P_W_CARD, P_W_ACT, P_W_GAIN, P_W_MIN = range(8)
 
 
-@njit(cache=True)
+@kernel_njit()
 def play_flight(land):
     return (H_FLIGHT << 16) | land
 
 
-@njit(cache=True)
+@kernel_njit()
 def play_joker(land):
     return (H_JOKER << 16) | land
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def play_option(opt, a=0, b=0):
     return ((H_OPTION + opt) << 16) | (b << 8) | a
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def placement(lane, j, i, r):
     return (lane << 14) | (j << 9) | (i << 1) | r
 
 
-@njit(cache=True)
+@kernel_njit()
 def discard_flight(land):
     return land
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def discard_action(kind):
     return 8 + kind
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def option_kind(opt):
     """RACE-1: the card kind carrying option opt (K1: 0, 1; K2: 2, 3; K3: 4, 5; K4: 6, 7)."""
     return opt >> 1
@@ -161,14 +160,14 @@ def option_kind(opt):
 
 # ---- track queries (RACE-9..15) --------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def is_real(obs, f):
     """RACE-11: a field that shows a land."""
     k = obs[O_F_KIND + f]
     return (k == MAIN or k == LOOP) and obs[O_F_GAP + f] == 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def fwd(obs, p, f):
     """RACE-13: first real field after f in raven p's direction (α: f_next, β: f_prev), -1 at the far end."""
     nxt = O_F_NEXT if p == 0 else O_F_PREV
@@ -181,7 +180,7 @@ def fwd(obs, p, f):
     return -1
 
 
-@njit(cache=True)
+@kernel_njit()
 def back(obs, p, f):
     """RACE-13: nearest real field behind f on p's path, or p's start sentinel."""
     prv = O_F_PREV if p == 0 else O_F_NEXT
@@ -194,7 +193,7 @@ def back(obs, p, f):
     return start
 
 
-@njit(cache=True)
+@kernel_njit()
 def fin(obs, p):
     """RACE-13: last real field of p's path, -1 if it has none."""
     start = HEAD if p == 0 else TAIL
@@ -202,7 +201,7 @@ def fin(obs, p):
     return -1 if f == start else f
 
 
-@njit(cache=True)
+@kernel_njit()
 def rem(obs, p):
     """RACE-13: real fields after p's raven up to fin(p); 0 once finished."""
     if obs[O_DONE + p]:
@@ -215,7 +214,7 @@ def rem(obs, p):
     return n
 
 
-@njit(cache=True)
+@kernel_njit()
 def runs(obs, p):
     """RACE-13: maximal runs of equal land ahead of p (single flights that would finish it); 0 once finished."""
     if obs[O_DONE + p]:
@@ -232,7 +231,7 @@ def runs(obs, p):
     return n
 
 
-@njit(cache=True)
+@kernel_njit()
 def track_len(obs):
     """Real fields on the track (= the length of both paths)."""
     n = 0
@@ -244,18 +243,18 @@ def track_len(obs):
     return n
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def seg_start(lane, j):
     """RACE-14: first slot of the loop segment (lane, j) in α order (A_j, or B_{j+1})."""
     return 2 * j if lane == LANE_A else 2 * j + 3
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def seg_end(lane, j):
     return 2 * j + 2 if lane == LANE_A else 2 * j + 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def loop_exists(obs, lane, j):
     """RACE-14 (anchors outside 1..n-1 never hold a loop)."""
     if j < 1 or j >= obs[O_N_COLS]:
@@ -263,7 +262,7 @@ def loop_exists(obs, lane, j):
     return obs[O_F_NEXT + seg_start(lane, j)] != seg_end(lane, j)
 
 
-@njit(cache=True)
+@kernel_njit()
 def loop_len(obs, lane, j):
     """Cards in the loop at (lane, j)."""
     end = seg_end(lane, j)
@@ -275,7 +274,7 @@ def loop_len(obs, lane, j):
     return k
 
 
-@njit(cache=True)
+@kernel_njit()
 def occupied(obs, c):
     """RACE-15: a raven stands on one of c's fields (a finished raven keeps its card occupied)."""
     p0 = obs[O_POS]
@@ -283,7 +282,7 @@ def occupied(obs, c):
     return (p0 > TAIL and obs[O_F_CARD + p0] == c) or (p1 > TAIL and obs[O_F_CARD + p1] == c)
 
 
-@njit(cache=True)
+@kernel_njit()
 def covered(obs, c):
     """RACE-15: a slid main card whose protruding field lies under a loop in its lane."""
     if obs[O_CARD_LOC + c] != LOC_MAIN:
@@ -296,7 +295,7 @@ def covered(obs, c):
     return loop_exists(obs, lane, j - 1) or loop_exists(obs, lane, j)
 
 
-@njit(cache=True)
+@kernel_njit()
 def track_order(obs, out, off):
     """§5 canonical card order into out[off:]: main cards by column, then loop cards by lane (A, B), anchor and α
     order. Returns the number of cards."""
@@ -319,7 +318,7 @@ def track_order(obs, out, off):
     return m
 
 
-@njit(cache=True)
+@kernel_njit()
 def piles_available(obs, s):
     """RACE-17: (flight pile available, action pile available) for seat s."""
     fl = obs[O_FPILE_SIZE + s] > 0
@@ -331,7 +330,7 @@ def piles_available(obs, s):
     return fl, obs[O_APILE_SIZE + s] > 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def ahead3(obs, p):
     """The first three real fields ahead of raven p (-1 where none); enough to decide RACE-24 for any one card."""
     g1 = fwd(obs, p, obs[O_POS + p])
@@ -340,7 +339,7 @@ def ahead3(obs, p):
     return g1, g2, g3
 
 
-@njit(cache=True)
+@kernel_njit()
 def _strands_remove(obs, c, done, g1, g2, g3):
     """RACE-24 for removing card c: an unfinished raven whose fields ahead all lie on c."""
     if done:
@@ -352,7 +351,7 @@ def _strands_remove(obs, c, done, g1, g2, g3):
     return g2 == -1 or (obs[O_F_CARD + g2] == c and g3 == -1)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _strands_gap(done, g1, g2, gap):
     """RACE-24 for a slide that turns slot `gap` into a gap."""
     if done:
@@ -362,7 +361,7 @@ def _strands_gap(done, g1, g2, gap):
 
 # ---- legal targets (RACE-23..32), each in §5 canonical order --------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def list_targets(obs, opt, out, off, tord):
     """Legal targets of rotate, remove, swap or slide as encoded plays into out[off:]; returns their number.
     `tord` is an offset in `out` with room for MAX_CARDS (the track order is written there first)."""
@@ -422,7 +421,7 @@ def list_targets(obs, opt, out, off, tord):
     return k
 
 
-@njit(cache=True)
+@kernel_njit()
 def any_target(obs, opt):
     """Does rotate, remove, swap or slide have at least one legal target (RACE-27..30)? Early exit, any order."""
     n_cards = obs[O_N_CARDS]
@@ -475,7 +474,7 @@ def any_target(obs, opt):
     return False
 
 
-@njit(cache=True)
+@kernel_njit()
 def insertion_point(obs, lane, j, i):
     """RACE-32: the record after which a detour at (lane, j, index i) is linked."""
     f = seg_start(lane, j)
@@ -484,7 +483,7 @@ def insertion_point(obs, lane, j, i):
     return f
 
 
-@njit(cache=True)
+@kernel_njit()
 def count_placements(obs):
     """RACE-32: (lane, anchor, index, orientation) tuples."""
     k = 0
@@ -494,7 +493,7 @@ def count_placements(obs):
     return k
 
 
-@njit(cache=True)
+@kernel_njit()
 def nth_placement(obs, t):
     """The t-th placement in canonical order (lane, anchor, index, orientation 0 before 1)."""
     for lane in range(2):
@@ -511,7 +510,7 @@ def nth_placement(obs, t):
 # [pa+1, L-1]; β at index pb sees [0, pb-1] (HEAD is -1, TAIL is L). runs(window) = 1 + boundaries inside it, and an
 # edit changes only a few positions, so the heuristics evaluate every target without touching the track.
 
-@njit(cache=True)
+@kernel_njit()
 def analyze(obs):
     """Fill W_RIDX, W_LAND, W_BND, W_L, W_PA, W_PB from the current track."""
     cnt = 0
@@ -536,13 +535,13 @@ def analyze(obs):
     obs[W_PB] = cnt if pb == TAIL else obs[W_RIDX + pb] - 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def seq_index(obs, f):
     """Sequence position of real field f (after analyze)."""
     return obs[W_RIDX + f] - 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def window(obs, p, idx):
     """(lo, hi) of the fields ahead of raven p standing at sequence index idx."""
     if p == 0:
@@ -550,14 +549,14 @@ def window(obs, p, idx):
     return 0, idx - 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def runs_window(obs, lo, hi):
     if lo > hi:
         return 0
     return 1 + obs[W_BND + hi] - obs[W_BND + lo]
 
 
-@njit(cache=True)
+@kernel_njit()
 def runs_now(obs, p):
     """runs(p) from the analysis (0 once finished)."""
     if obs[O_DONE + p]:
@@ -566,7 +565,7 @@ def runs_now(obs, p):
     return runs_window(obs, lo, hi)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _new_land(obs, m, x):
     for i in range(m):
         if obs[W_MPOS + i] == x:
@@ -574,7 +573,7 @@ def _new_land(obs, m, x):
     return obs[W_LAND + x]
 
 
-@njit(cache=True)
+@kernel_njit()
 def runs_modified(obs, lo, hi, m):
     """runs of window [lo, hi] after the m sequence positions W_MPOS (ascending) get lands W_MLAND (-1: deleted)."""
     if lo > hi:
@@ -611,7 +610,7 @@ def runs_modified(obs, lo, hi, m):
     return 1 + obs[W_BND + hi] - obs[W_BND + lo] + d
 
 
-@njit(cache=True)
+@kernel_njit()
 def runs_inserted(obs, lo, hi, k, x, y):
     """runs of window [lo, hi] after lands x, y are inserted between sequence positions k and k+1."""
     if k < lo - 1 or k > hi:
@@ -632,12 +631,12 @@ def runs_inserted(obs, lo, hi, k, x, y):
     return 1 + b
 
 
-@njit(cache=True)
+@kernel_njit()
 def _side(obs, c, side):
     return obs[O_CARD_LAND + 2 * c + side]
 
 
-@njit(cache=True)
+@kernel_njit()
 def _put(obs, m, f, land):
     """Record that real field f gets `land` (-1: deleted), keeping W_MPOS ascending."""
     x = obs[W_RIDX + f] - 1
@@ -651,7 +650,7 @@ def _put(obs, m, f, land):
     return m + 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def edit_mods(obs, action):
     """The sequence changes of a rotate, remove, swap or slide play (RACE-27..30) into W_MPOS/W_MLAND; returns
     their number. Needs analyze(obs)."""
@@ -698,7 +697,7 @@ def edit_mods(obs, action):
     return m
 
 
-@njit(cache=True)
+@kernel_njit()
 def _bd(obs, lo, hi, x, nl, xp, npl, xn):
     """Boundary change at position x (new land nl) in window [lo, hi]: its left boundary (with the previous changed
     position xp/npl when adjacent) and its right one unless the next changed position xn is adjacent."""
@@ -714,7 +713,7 @@ def _bd(obs, lo, hi, x, nl, xp, npl, xn):
     return d
 
 
-@njit(cache=True)
+@kernel_njit()
 def _relabel_runs(obs, lo, hi, x0, n0, x1, n1, x2, n2, x3, n3):
     """runs of window [lo, hi] after up to four distinct positions x0 < x1 < x2 < x3 (-1: unused, at the end) get
     new lands; no field is deleted (rotate, swap)."""
@@ -730,7 +729,7 @@ def _relabel_runs(obs, lo, hi, x0, n0, x1, n1, x2, n2, x3, n3):
     return 1 + obs[W_BND + hi] - obs[W_BND + lo] + d
 
 
-@njit(cache=True)
+@kernel_njit()
 def _relabel(obs, m):
     """(runs(α), runs(β)) after the land changes in W_MPOS/W_MLAND (m <= 4, no deletions)."""
     x0 = obs[W_MPOS]
@@ -746,7 +745,7 @@ def _relabel(obs, m):
     return ra, rb
 
 
-@njit(cache=True)
+@kernel_njit()
 def runs_after_edit(obs, action):
     """(runs(α), runs(β)) after a back-1, rotate, remove, swap or slide play by seat obs[O_SEAT] (needs analyze)."""
     pa = obs[W_PA]
@@ -765,13 +764,13 @@ def runs_after_edit(obs, action):
     return ra, rb
 
 
-@njit(cache=True)
+@kernel_njit()
 def placement_k(obs, f):
     """Sequence position after which a detour linked after record f lies."""
     return obs[W_RIDX + f] - 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def free_placement_exists(obs, s):
     """§9: a placement behind seat s's raven and ahead of the opponent's (needs analyze)."""
     pa = obs[W_PA]
@@ -795,12 +794,12 @@ def free_placement_exists(obs, s):
 
 # ---- shared heuristic pieces (§9) ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def _at_fin(obs, p, idx):
     return idx == obs[W_L] - 1 if p == 0 else idx == 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def _flight_end(obs, p, idx, land):
     """Sequence index after a flight of `land` (RACE-20) from idx (the run may be empty)."""
     if p == 0:
@@ -815,7 +814,7 @@ def _flight_end(obs, p, idx, land):
     return k + 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def runner_step(obs, s, idx, hand, pile_avail, r3):
     """§9 runner step for seat s at sequence index idx with the hand at obs[hand:hand+10]: R1 flight, R2 forward-1,
     R3 take-2 (if r3 and a pile is available), R4 joker. Returns the encoded play or STOP (needs analyze)."""
@@ -848,7 +847,7 @@ def runner_step(obs, s, idx, hand, pile_avail, r3):
     return STOP if best < 0 else play_joker(best)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _apply_move(obs, s, idx, hand, action):
     """Plan a flight, joker or forward-1 on the sequence and the hand copy at `hand`; returns (new index, moved)."""
     head = action >> 16
@@ -869,24 +868,24 @@ def _apply_move(obs, s, idx, hand, action):
     return new, (new - idx if s == 0 else idx - new)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _copy_hand(obs):
     for i in range(10):
         obs[W_HAND + i] = obs[O_HAND + i]
 
 
-@njit(cache=True)
+@kernel_njit()
 def _own_index(obs, s):
     return obs[W_PA] if s == 0 else obs[W_PB]
 
 
-@njit(cache=True)
+@kernel_njit()
 def _any_pile(obs, s):
     fl, ac = piles_available(obs, s)
     return fl or ac
 
 
-@njit(cache=True)
+@kernel_njit()
 def draw_choice(obs, k):
     """§9 draw policy k: action cards while the hand holds fewer than k, else flights; the other pile if needed."""
     s = obs[O_SEAT]
@@ -902,7 +901,7 @@ def draw_choice(obs, k):
     return PILE_FLIGHT if fl else PILE_ACTION
 
 
-@njit(cache=True)
+@kernel_njit()
 def discard_choice(obs, k, d0, d1, d2, d3):
     """§9 discard policy: action cards beyond k in drop order d0..d3, then flights by surplus over the next 6
     fields (ties: more copies, then higher land), then the remaining action cards."""
@@ -952,7 +951,7 @@ def discard_choice(obs, k, d0, d1, d2, d3):
     return -1
 
 
-@njit(cache=True)
+@kernel_njit()
 def _common(obs, k, d0, d1, d2, d3):
     """Decisions every heuristic takes the same way: piles, mix, discards."""
     dec = obs[O_DECISION]
@@ -963,7 +962,7 @@ def _common(obs, k, d0, d1, d2, d3):
 
 # ---- the shipped heuristics ------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def choose_runner(obs, params, rng):
     """§9 runner: the runner step until none; never edits the track."""
     dec = obs[O_DECISION]
@@ -986,7 +985,7 @@ def choose_runner(obs, params, rng):
     return _common(obs, params[P_R_MIN], K2, K3, K4, K1)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _runner_finishes(obs, s):
     """Hoarder (1): does repeating the runner step (R1, R2, R4) on a copy finish this turn?"""
     _copy_hand(obs)
@@ -999,7 +998,7 @@ def _runner_finishes(obs, s):
     return True
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_hoarder(obs, params, rng):
     dec = obs[O_DECISION]
     if dec == DEC_PLAY:
@@ -1032,7 +1031,7 @@ def choose_hoarder(obs, params, rng):
     return _common(obs, params[P_H_MIN], K2, K3, K1, K4)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _placement_eval(obs, s, lane, j, f, r):
     """(Δ runs(opp), Δ runs(own), fields the opponent meets before the detour) for card obs[O_DETOUR_CARD] linked
     after record f with orientation r (needs analyze)."""
@@ -1054,7 +1053,7 @@ def _placement_eval(obs, s, lane, j, f, r):
     return da, db, before
 
 
-@njit(cache=True)
+@kernel_njit()
 def _best_placement(obs, params, s, weighted):
     """Saboteur: the highest actual Δ, ties: fewest fields ahead of the opponent; weighted: w_opp·Δopp − w_own·Δown.
     Both keep the first best in canonical order."""
@@ -1088,7 +1087,7 @@ def _best_placement(obs, params, s, weighted):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def _delta(obs, s, action, own0, opp0):
     """§9 net gain Δ = (runs(opp)' − runs(opp)) − (runs(own)' − runs(own)) of an edit."""
     ra, rb = runs_after_edit(obs, action)
@@ -1097,7 +1096,7 @@ def _delta(obs, s, action, own0, opp0):
     return (ra - opp0) - (rb - own0)
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_saboteur(obs, params, rng):
     dec = obs[O_DECISION]
     s = obs[O_SEAT]
@@ -1137,14 +1136,14 @@ def choose_saboteur(obs, params, rng):
     return _common(obs, params[P_S_MIN], K3, K2, K1, K4)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _wscore(params, moved, d_own, d_opp, cards, action, drawn, done):
     """§9 weighted score, in the reference's operation order (so the floats agree exactly)."""
     return (params[P_W_ADV] * moved + params[P_W_OWN] * d_own + params[P_W_OPP] * d_opp
             - params[P_W_CARD] * cards - params[P_W_ACT] * action + params[P_W_GAIN] * drawn + 1000.0 * done)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _wmove(obs, params, s, idx, action, cards, is_action, own0):
     _copy_hand(obs)
     new, moved = _apply_move(obs, s, idx, W_HAND, action)
@@ -1156,7 +1155,7 @@ def _wmove(obs, params, s, idx, action, cards, is_action, own0):
     return _wscore(params, float(moved), float(own0 - own1), 0.0, float(cards), is_action, 0.0, 1.0 if done else 0.0)
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_weighted(obs, params, rng):
     dec = obs[O_DECISION]
     s = obs[O_SEAT]
@@ -1232,7 +1231,7 @@ def choose_weighted(obs, params, rng):
     return _common(obs, params[P_W_MIN], K3, K2, K1, K4)
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_builtin(sid, obs, params, rng):
     """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid; `random` is played
     by the kernel itself from its legal option lists, without an observation)."""

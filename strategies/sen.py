@@ -40,8 +40,7 @@ Decisions (obs[O_KIND]) and the action (one int64) each expects; anything else i
                      q != seat (SEN-11).
   D_CALL (7)         1 = call "Pobudka!", 0 = don't (SEN-14). Asked only when a call is allowed.
 """
-from numba import njit
-
+from sim.jit import kernel_njit
 from sim.games.sen.rules import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, MAX_DREAM,
                                  N_CODES, PARAMS, PEEK, SWAP, TAKE2, UNKNOWN)
 from sim.rng import below
@@ -77,29 +76,29 @@ P_TAKE_GAIN, P_SWAP_GAIN, P_M_CALL_AT, P_OPP_UNKNOWN = 0, 1, 2, 3
 P_CALL_SCALE = 1_000_000
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def peek_action(q, s):
     return q * SLOT_BASE + s
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def swap_action(i, q, j):
     return (i * SLOT_BASE + q) * SLOT_BASE + j
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def know(obs, q, s):
     """K_p[q][s]: the card this player knows in seat q's slot s, or UNKNOWN."""
     return obs[O_KNOW + q * MAX_DREAM + s]
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def next_seat(p, players):
     p += 1
     return 0 if p == players else p
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def mu0(obs):
     """μ0 (§9): whole-deck mean ravens under the active scoring, one division of integer sums (= rules.mu0)."""
     n_codes = 10 if obs[O_RULES + R_REPLACE_SPECIALS] == 1 else N_CODES
@@ -115,7 +114,7 @@ def mu0(obs):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def mu_p(obs):
     """μ_p (§9): mean ravens of the unseen multiset (SEN-24: deck − face-up pile − cards known in K_p − held);
     number cards only with replace_specials = 1; μ0 when it is empty."""
@@ -144,7 +143,7 @@ def mu_p(obs):
     return mu0(obs)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def believed(obs, c, mu):
     """b(c): ravens of a known card; μ for UNKNOWN, and for a special when replace_specials = 1 (§9)."""
     if c == UNKNOWN or (c >= TAKE2 and obs[O_RULES + R_REPLACE_SPECIALS] == 1):
@@ -152,7 +151,7 @@ def believed(obs, c, mu):
     return float(obs[O_RAVENS + c])
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def own_star(obs, mu):
     """s* = own slot with the highest b (lowest index on ties) and its b."""
     p, ds = obs[O_SEAT], obs[O_DREAM_SIZE]
@@ -164,7 +163,7 @@ def own_star(obs, mu):
     return star, bstar
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def own_total(obs, mu):
     """Ê: sum of b over own slots, in slot order."""
     p, ds = obs[O_SEAT], obs[O_DREAM_SIZE]
@@ -174,7 +173,7 @@ def own_total(obs, mu):
     return e
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def first_unknown(obs, q):
     """The lowest slot of seat q this player does not know, or -1."""
     for s in range(obs[O_DREAM_SIZE]):
@@ -183,7 +182,7 @@ def first_unknown(obs, q):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def land(obs, c, mu):
     """Land handling (§9): B1 into s* if b(s*) > b(c), else B2."""
     star, bstar = own_star(obs, mu)
@@ -192,7 +191,7 @@ def land(obs, c, mu):
     return obs[O_DREAM_SIZE]
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def keep_lower(obs, mu):
     """D4: keep the card with the lower b (tie → the first drawn)."""
     return 0 if believed(obs, obs[O_HELD], mu) <= believed(obs, obs[O_HELD + 1], mu) else 1
@@ -200,7 +199,7 @@ def keep_lower(obs, mu):
 
 # ---------------------------------------------------------------- random (§5 table)
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def random_action(kind, seat, players, ds, held, peek_scope, p_call, rng):
     """`random`: uniform over the options of the decision, in the reference's option order (its module docstring),
     so the same draws give the same choices. Needs no observation; the kernel calls it directly."""
@@ -239,7 +238,7 @@ def random_action(kind, seat, players, ds, held, peek_scope, p_call, rng):
 
 # ---------------------------------------------------------------- threshold (§9.2)
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _threshold_swap_slot(obs, mu, swap_at):
     """Own slot of the highest KNOWN card if its b >= swap_at (tie → lowest index), else -1."""
     p, ds = obs[O_SEAT], obs[O_DREAM_SIZE]
@@ -253,7 +252,7 @@ def _threshold_swap_slot(obs, mu, swap_at):
     return best if best >= 0 and bbest >= swap_at else -1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def choose_threshold(obs, params, rng):
     """§9.2: own slots and μ0 only."""
     mu = mu0(obs)
@@ -286,7 +285,7 @@ def choose_threshold(obs, params, rng):
 
 # ---------------------------------------------------------------- memory (§9.3)
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _memory_peek_target(obs):
     """The lowest UNKNOWN own slot; else (peek_scope 0) the lowest UNKNOWN slot of the first opponent clockwise
     that has one; else -1."""
@@ -304,7 +303,7 @@ def _memory_peek_target(obs):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _memory_best_swap(obs, mu):
     """(best gain, its swap action); ties → known target, nearest opponent clockwise, lower j, lower i."""
     p, players, ds = obs[O_SEAT], obs[O_PLAYERS], obs[O_DREAM_SIZE]
@@ -323,7 +322,7 @@ def _memory_best_swap(obs, mu):
     return best_gain, best
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _memory_call(obs, params, mu):
     """D7: call iff Ê <= call_at and, with a caller penalty, Ê <= Ê_q for every opponent q."""
     e = own_total(obs, mu)
@@ -348,7 +347,7 @@ def _memory_call(obs, params, mu):
     return 1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def choose_memory(obs, params, rng):
     """§9.3: the whole of K_p, the public record and μ_p."""
     mu = mu_p(obs)
@@ -377,7 +376,7 @@ def choose_memory(obs, params, rng):
     return _memory_call(obs, params, mu)
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_builtin(sid, obs, params, rng):
     """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid; `random` is
     dispatched by the kernel itself, see `random_action`)."""

@@ -48,7 +48,7 @@ Observation layout, int32[OBS_FIXED + n_cards*CARD_W + n_kinds*TOKEN_W + n_types
   tokens (n_kinds × TOKEN_W) at obs[O_TOKENS_AT]: supply gnomes vp held(MAX_P)
   types (n_types × MAX_P × 3) at obs[O_TYPES_AT]: gnomes, vp, bonus of rank k of Reward type t for this P
 """
-from numba import njit
+from sim.jit import kernel_njit
 
 MAX_P, MAX_ROUNDS, MAX_HAND, MAX_MARKET = 5, 30, 10, 8
 MAX_ROW, MAX_CITY = MAX_ROUNDS + 1, MAX_ROUNDS
@@ -104,19 +104,19 @@ W_BEST, W_VALUE, W_BEATS, W_SPACES, W_YIELD, W_HOLD, W_VP, W_FILL = range(8)
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def card(obs, c, f):
     """Field f (F_*) of card index c."""
     return obs[obs[O_CARDS_AT] + c * CARD_W + f]
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def barter_action(h, m):
     """D3 action: swap own hand card h for Market card m."""
     return (h + 1) * SWAP_BASE + m
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def gnome_yield(obs, c):
     """Y(c): `amount` for delivery, 1 for finder, 2 for foreman, else 0 (rules §9)."""
     e = card(obs, c, F_EFFECT)
@@ -129,7 +129,7 @@ def gnome_yield(obs, c):
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def later_best(obs, c):
     """1 if c's colour is the best colour of a round after the current one (at setup: of any round)."""
     col = card(obs, c, F_COLOUR)
@@ -139,7 +139,7 @@ def later_best(obs, c):
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def guild_bonus(obs, seat, colour):
     """The guild bonus `seat` would get now for a played card of this printed colour (its filled guilds)."""
     ca = obs[O_CARDS_AT]
@@ -153,23 +153,23 @@ def guild_bonus(obs, seat, colour):
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def in_best_group(obs, c):
     return card(obs, c, F_COLOUR) == obs[O_BEST_COLOUR] or card(obs, c, F_EFFECT) == E_DISGUISE
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def ranking_value(obs, seat, c):
     return card(obs, c, F_VALUE) + guild_bonus(obs, seat, card(obs, c, F_COLOUR))
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def is_end_colour(obs, c):
     return 1 if card(obs, c, F_COLOUR) == obs[O_END_COLOUR] else 0
 
 
 # ---------------------------------------------------------------------------------------------------- shared policies
-@njit(cache=True)
+@kernel_njit()
 def place_policy(obs):
     """D5: the own card with the fewest empty spaces (>= 1); ties: Ongoing effect, then higher vp, then lower id."""
     seat = obs[O_SEAT]
@@ -188,7 +188,7 @@ def place_policy(obs):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def token_policy(obs):
     """D4: maximise vp + 2*min(gnomes, own empty spaces); ties: higher vp, then file order."""
     empty = obs[O_EMPTY + obs[O_SEAT]]
@@ -206,7 +206,7 @@ def token_policy(obs):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def desirability(sid, obs, params, c):
     """K(c) of each named heuristic (rules §9), in the reference's operation order."""
     value = card(obs, c, F_VALUE)
@@ -221,7 +221,7 @@ def desirability(sid, obs, params, c):
             + params[W_HOLD] * is_end_colour(obs, c) + params[W_VP] * card(obs, c, F_VP) / 5)
 
 
-@njit(cache=True)
+@kernel_njit()
 def keep_policy(sid, obs, params):
     """D1: keep the hand_keep highest-K dealt cards (ties: lower id). Returns the position bitmask."""
     n = obs[O_HAND_LEN]
@@ -237,7 +237,7 @@ def keep_policy(sid, obs, params):
     return mask
 
 
-@njit(cache=True)
+@kernel_njit()
 def pick_policy(sid, obs, params):
     """D6: the highest-K Market card; ties: lower id."""
     best, bk = -1, 0.0
@@ -249,7 +249,7 @@ def pick_policy(sid, obs, params):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def barter_policy(sid, obs, params):
     """D3: swap the lowest-K hand card for the highest-K Market card if that K is strictly higher, else decline."""
     worst, wk = -1, 0.0
@@ -267,7 +267,7 @@ def barter_policy(sid, obs, params):
 
 
 # ---------------------------------------------------------------------------------------------------- D2 play rules
-@njit(cache=True)
+@kernel_njit()
 def builder_play(obs, params):
     """t = reserve − empty spaces + 2; the card whose spaces − Y is closest to t; ties: higher vp, higher value."""
     seat = obs[O_SEAT]
@@ -283,7 +283,7 @@ def builder_play(obs, params):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def ender_play(obs, params):
     """Never an End-colour card while holding another; the best-ranking non-End card if one reaches the best
     group, else the lowest-value one; with only End-colour cards, the lowest of them."""
@@ -311,7 +311,7 @@ def ender_play(obs, params):
     return low
 
 
-@njit(cache=True)
+@kernel_njit()
 def high_roller_play(obs, params):
     """The best ranking key if played now: best group (disguise counts), then ranking value (guild included)."""
     seat = obs[O_SEAT]
@@ -325,7 +325,7 @@ def high_roller_play(obs, params):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def weighted_play(obs, params):
     """Maximise w_best*f_best + w_value*f_value + w_beats*f_beats + w_spaces*spaces + w_yield*Y − w_hold*f_end
     + w_vp*vp/5 + w_fill*f_fill (rules §9.5); ties: lower id. Same operation order as the reference."""
@@ -361,7 +361,7 @@ def weighted_play(obs, params):
 
 
 # ---------------------------------------------------------------------------------------------------- dispatch
-@njit(cache=True)
+@kernel_njit()
 def choose_builtin(sid, obs, params, rng):
     """Integer dispatch over the shipped heuristics (sid = StrategyInfo.sid; `random` is played by the kernel
     itself from the legal options, without an observation)."""

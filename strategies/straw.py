@@ -15,8 +15,8 @@ Observation layout, int32[OBS_SIZE]:
 `top_kind` is the resolved effect of the last card on the Camel: 0 none (empty), 1 ADD, 2 SUB, 3 LAMP, 4 REV.
 """
 import numpy as np
-from numba import njit
 
+from sim.jit import kernel_njit
 from sim.rng import below
 
 ACTION_BASE = 64
@@ -34,7 +34,7 @@ P_ESCAPE_AT = 0
 P_W_BREAK, P_W_STRAW, P_W_STRAW0, P_W_LOSS, P_W_PRESS, P_W_EXACT, P_W_ESC = 0, 1, 2, 3, 4, 5, 6
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def hand_value(code):
     """STRAW-18: items +w, Carpets −k, the specials 0."""
     if code <= 10:
@@ -44,12 +44,12 @@ def hand_value(code):
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def resolves_as_lamp(obs, code):
     return code == LAMP or (code == COPY and obs[O_TOP_KIND] == K_LAMP)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def total_after(obs, code, v):
     """T'(a) for action (code, v), STRAW-8..13 with the clamp of STRAW-10."""
     t = obs[O_T]
@@ -73,14 +73,14 @@ def total_after(obs, code, v):
     return t
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def is_escape(obs, code):
     if code == REVERSE or 11 <= code <= 19:
         return True
     return code == COPY and (obs[O_TOP_KIND] == K_REV or obs[O_TOP_KIND] == K_SUB)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def hand_total(obs):
     h = 0
     for i in range(obs[O_HAND_LEN]):
@@ -88,7 +88,7 @@ def hand_total(obs):
     return h
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def choose_random(legal, n_legal, copy_is_lamp, lamp_min, lamp_max, rng):
     """§5: uniform over the distinct legal codes `legal[:n_legal]` (ascending), then a uniform Lamp value when the
     play resolves as a Lamp. It needs nothing else, so the kernel calls it without building an observation."""
@@ -99,14 +99,14 @@ def choose_random(legal, n_legal, copy_is_lamp, lamp_min, lamp_max, rng):
     return code * ACTION_BASE + v
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _lamp_range(obs, code):
     if resolves_as_lamp(obs, code):
         return obs[O_LAMP_MIN], obs[O_LAMP_MAX]
     return 0, 0
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _straw_rule(obs):
     """SR: a legal Straw is played when H(hand) > 0 or every other legal action breaks. Returns the action or -1."""
     if obs[O_LEGAL + STRAW] == 0:
@@ -123,7 +123,7 @@ def _straw_rule(obs):
     return STRAW * ACTION_BASE
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _forced_break(obs):
     """Every legal action breaks: the smallest T', then lower code, then lower v."""
     best, best_t = -1, 0
@@ -137,7 +137,7 @@ def _forced_break(obs):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_dump_heaviest(obs, params, rng):
     sr = _straw_rule(obs)
     if sr >= 0:
@@ -163,7 +163,7 @@ def choose_dump_heaviest(obs, params, rng):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _choose_safe(obs, params):
     """§9.3 after the Straw rule. Both of its orders prefer the lower T', so a Lamp is only ever played at
     lamp_min, and each code needs one evaluation."""
@@ -198,7 +198,7 @@ def _choose_safe(obs, params):
     return best
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_safe(obs, params, rng):
     sr = _straw_rule(obs)
     if sr >= 0:
@@ -206,7 +206,7 @@ def choose_safe(obs, params, rng):
     return _choose_safe(obs, params)
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_straw_hunter(obs, params, rng):
     sr = _straw_rule(obs)
     if sr >= 0:
@@ -230,7 +230,7 @@ def choose_straw_hunter(obs, params, rng):
     return _choose_safe(obs, params)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def weighted_score(obs, params, code, t_after, brk, hv, escape, hand_sum):
     """§9.5; the reference computes the same terms in the same order, so the floats agree exactly."""
     break_at = obs[O_BREAK_AT]
@@ -248,7 +248,7 @@ def weighted_score(obs, params, code, t_after, brk, hv, escape, hand_sum):
     return score
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _lamp_candidates(obs, params):
     """The Lamp values that can win `weighted` (§9.5 scores every v): a non-breaking value scores
     w_press·T'/break_at (+ w_exact when exact), monotone in v, and every breaking value scores the same. So the best
@@ -271,7 +271,7 @@ def _lamp_candidates(obs, params):
     return v1, v2, v3
 
 
-@njit(cache=True)
+@kernel_njit()
 def choose_weighted(obs, params, rng):
     hand_sum = hand_total(obs)
     best, best_score = -1, 0.0
@@ -287,7 +287,7 @@ def choose_weighted(obs, params, rng):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _weighted_pick(obs, params, c, v, hand_sum, best, best_score):
     """Keep (best, best_score) or take action (c, v) if it scores strictly higher (ties keep the lower (code, v))."""
     t = total_after(obs, c, v)
@@ -298,7 +298,7 @@ def _weighted_pick(obs, params, c, v, hand_sum, best, best_score):
     return best, best_score
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def choose_builtin(sid, obs, params, rng):
     """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid; `random` is
     dispatched by the kernel itself, see `choose_random`)."""

@@ -1,12 +1,6 @@
-"""The kruki njit kernel against the reference (differential), its trace, plug-ins and hidden information.
-
-The reference is slow (about 140 random games/s, 3 greedy games/s and 1 blocker/weighted game/s on one core), so
-the default run plays the 10,000 random games and a sample of every heuristic (22 greedy, 6 blocker, 6 weighted
-games, mixed seats included); `SIM_FULL_DIFF=1` plays 520 games per heuristic instead (about 20 minutes).
+"""The kruki njit kernel against the reference with random play (10,000 games), its trace, plug-ins and hidden
+information. The heuristics' differential tests are test_reference_<heuristic>.py (tests/kruki/heuristic_games.py).
 """
-import itertools
-import os
-
 import numpy as np
 import pytest
 
@@ -16,10 +10,7 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies import kruki as K
 from tests.helpers import kernel_games, make_config, reference_mismatches
-
-FULL = os.environ.get("SIM_FULL_DIFF") == "1"
-VARIANTS = ("tile-draft", "random-junk", "lots-of-crows", "score-cap")
-COMBOS = [c for n in range(len(VARIANTS) + 1) for c in itertools.combinations(VARIANTS, n)]  # 16
+from tests.kruki.heuristic_games import COMBOS
 
 
 # ---- kernel = reference, random play: 48 configurations x 200 games + 4 parameter sets x 100 = 10,000 games -------
@@ -42,33 +33,6 @@ ODD_PARAMS = [
 def test_random_matches_reference_odd_parameters(players, variants, sets):
     config = make_config(SPEC, players, "random", variants=variants, sets=sets, seed=5)
     assert reference_mismatches(config, 0, 100) == []
-
-
-# ---- kernel = reference, heuristics ------------------------------------------------------------------------------
-def _heuristic_configs(name):
-    """(players, strategies, variants, sets) spread over player counts, variants and mixed seats."""
-    other = {"greedy": "blocker", "blocker": "weighted", "weighted": "greedy"}[name]
-    return [
-        (4, name, (), None),
-        (3, name, ("tile-draft",), None),
-        (2, name, ("random-junk", "score-cap"), None),
-        (4, f"{name},random,{other},{name}", ("lots-of-crows",), None),
-        (3, f"random,{name},{name}", ("tile-draft", "random-junk"), {"murder_threshold": 4}),
-    ]
-
-
-TUNED = {"greedy": "greedy:junk_margin=0", "blocker": "blocker:lambda=2:slack=1:junk_margin=1",
-         "weighted": "weighted:w3=0.5:w4=-1.5:w5=-0.5:slack=3"}
-
-
-@pytest.mark.parametrize("name", ["greedy", "blocker", "weighted"])
-def test_heuristics_match_reference(name):
-    per = (100 if FULL else {"greedy": 4, "blocker": 1, "weighted": 1}[name])
-    for j, (players, strategies, variants, sets) in enumerate(_heuristic_configs(name)):
-        config = make_config(SPEC, players, strategies, variants=variants, sets=sets, seed=40 + j)
-        assert reference_mismatches(config, 0, per) == [], (players, strategies, variants, sets)
-    config = make_config(SPEC, 4, TUNED[name], seed=9)  # non-default strategy parameters
-    assert reference_mismatches(config, 0, 1 if not FULL else 20) == []
 
 
 # ---- reproducibility and blocking --------------------------------------------------------------------------------

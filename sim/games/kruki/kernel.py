@@ -14,6 +14,7 @@ the occupied cells in raster order, `front` the legal cells of KRUKI-13 (gaps wi
 import numpy as np
 from numba import njit, prange, types
 
+from sim.jit import kernel_njit
 from sim.games.kruki.rules import (EMPTY, GAME_COLUMNS, GAP, GRAVEYARD, JUNK, SEAT_COLUMNS, START_CELLS, board_half,
                                    total_tiles)
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
@@ -68,14 +69,14 @@ def sizes(params):
     return n, h, 2 * h + 1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _put(B, obs, ob, i, v):
     """Set board entry i (plane * side^2 + cell) in the kernel's board and in the observation's mirror."""
     B[i] = v
     obs[ob + i] = v
 
 
-@njit(cache=True)
+@kernel_njit()
 def _add_tile(B, obs, ob, nadj, tiles, front, g, c, kind):
     """A tile of `kind` on gap c: the tile list, the frontier (KRUKI-13) and the neighbour counts follow."""
     side = g[GS_SIDE]
@@ -108,7 +109,7 @@ def _add_tile(B, obs, ob, nadj, tiles, front, g, c, kind):
     g[GS_N_FRONT] = nf
 
 
-@njit(cache=True)
+@kernel_njit()
 def _place(B, obs, ob, nadj, tiles, front, g, c, kind, spawn):
     """KRUKI-13/14: the tile goes on c and receives min(spawn, supply) crows (KRUKI-2). Returns the crows."""
     _add_tile(B, obs, ob, nadj, tiles, front, g, c, kind)
@@ -120,23 +121,23 @@ def _place(B, obs, ob, nadj, tiles, front, g, c, kind, spawn):
     return n
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _spawn(kind):
     return kind if 1 <= kind <= 3 else 0  # TREE1..TREE3 spawn 1..3 (KRUKI-14)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _x(g, c):
     side = g[GS_SIDE]
     return c - (c // side) * side - g[GS_HALF]
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _y(g, c):
     return c // g[GS_SIDE] - g[GS_HALF]
 
 
-@njit(cache=True)
+@kernel_njit()
 def fill_obs(obs, g, ss, hands, tiles, front, pool, unseen, players, seat, decision, n_opt, c_tile, c_spawn, c_own,
              c_replaced, c_token, c_pa, c_pb, c_murder, c_crows, c_chooser):
     """The per-decision part of the observation (KRUKI-37): public state, the seat's own token kinds and the
@@ -190,13 +191,13 @@ def fill_obs(obs, g, ss, hands, tiles, front, pool, unseen, players, seat, decis
     obs[O_CTX_CHOOSER] = c_chooser
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _wants_obs(sids, seat, g, n):
     """The option list and observation are built only for a seat that reads them (not `random`)."""
     return n >= 2 and (sids[seat] != RANDOM or g[GS_DECISIONS] == g[GS_STOP])
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _fast(sids, seat, n, g, rng, tracing):
     """The common decisions without a call: one option (no draw), or a `random` seat (below(n), KRUKI-38).
     Returns -3 when the full `_ask` is needed."""
@@ -208,7 +209,7 @@ def _fast(sids, seat, n, g, rng, tracing):
     return -3
 
 
-@njit(cache=True)
+@kernel_njit()
 def _ask(sids, sparams, users, seat, decision, n, obs, g, ss, hands, tiles, front, pool, unseen, players, rng, work,
          fwork, game_row, trace, trace_len, c_tile, c_spawn, c_own, c_replaced, c_token, c_pa, c_pb, c_murder,
          c_crows, c_chooser):
@@ -239,7 +240,7 @@ def _ask(sids, sparams, users, seat, decision, n, obs, g, ss, hands, tiles, fron
     return i
 
 
-@njit(cache=True)
+@kernel_njit()
 def _legal_pair_exists(B, a, tiles, nt):
     """KRUKI-25: some source pair has a destination (a tile without a shiny that is not a source)."""
     free = 0
@@ -260,7 +261,7 @@ def _legal_pair_exists(B, a, tiles, nt):
     return False
 
 
-@njit(cache=True)
+@kernel_njit()
 def _pairs(B, a, tiles, nt, k, obs, at_a, at_b):
     """KRUKI-25 source pairs in canonical order. k >= 0: return the k-th pair; k < 0: write them all to the option
     lists (when at_a >= 0) and return the count."""
@@ -290,7 +291,7 @@ def _pairs(B, a, tiles, nt, k, obs, at_a, at_b):
     return n, -1
 
 
-@njit(cache=True)
+@kernel_njit(_nrt=False)
 def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_index, seat_row, game_row, B, nadj,
               tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work, fwork,
               rng, trace, trace_len):
@@ -334,7 +335,8 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
     g[GS_N_TCELLS] = 0
     # KRUKI-6: one shuffle of the stack tiles (draw order 1); removals, the 9 start tiles, then the stack
     ns = stack0.shape[0]
-    stk[:ns] = stack0
+    for i in range(ns):
+        stk[i] = stack0[i]
     shuffle(rng, stk, ns)
     random_junk = rp[R_RANDOM_JUNK] == 1
     n_removed = rp[(R_RJ_REMOVED_2P if random_junk else R_REMOVED_2P) + players - 2]
@@ -358,7 +360,8 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
             record(trace, trace_len, EV_START_TILE, START_XY[layout, 2 * i], START_XY[layout, 2 * i + 1], kind, n,
                    0, 0, 0)
     nt0 = tokens0.shape[0]  # KRUKI-8: one shuffle of the token stack (draw order 2)
-    tok[:nt0] = tokens0
+    for i in range(nt0):
+        tok[i] = tokens0[i]
     shuffle(rng, tok, nt0)
     g[GS_TPOS] = 0
     g[GS_TEND] = nt0
@@ -828,7 +831,7 @@ def play_game(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
     game_row[G_TIE] = 0 if n_top == 1 else (1 if n_first == 1 else 2)
 
 
-@njit(cache=True)
+@kernel_njit()
 def make_scratch(rp, n_stack, n_tokens, players):
     """Per-block working arrays for play_game (and the observation), sized from the rule vector."""
     n = 0
@@ -866,7 +869,7 @@ def make_scratch(rp, n_stack, n_tokens, players):
             np.zeros((5, 4), np.int64), np.zeros(4, np.int32), np.zeros(7, np.int64), np.zeros(32, np.int32),
             np.zeros((3, 4 * n + 8), np.int32), np.zeros(n + 1, np.int32),
             np.zeros(rp[R_CROWS] + 16, np.int32), np.zeros(8, np.int32), obs,
-            np.zeros(work_len(n, side, rp[R_CROWS]), np.int32), np.zeros(fwork_len(n), np.float64),
+            np.zeros(work_len(n, side, rp[R_CROWS]), np.int32), np.zeros(fwork_len(n, side, rp[R_CROWS]), np.float64),
             np.zeros(1, np.uint64))
 
 
@@ -891,7 +894,7 @@ def run_chunk(rp, stack0, tokens0, players, sids, sparams, users, seed, start, c
                       obs, work, fwork, rng, no_trace, trace_len)
 
 
-@njit(cache=True)
+@kernel_njit()
 def trace_one(rp, stack0, tokens0, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace,
               trace_len):
     """One game with its event log (for `sim trace`)."""
@@ -902,7 +905,7 @@ def trace_one(rp, stack0, tokens0, players, sids, sparams, users, seed, game_ind
               rng, trace, trace_len)
 
 
-@njit(cache=True)
+@kernel_njit()
 def play_until(rp, stack0, tokens0, players, sids, sparams, users, seed, game_index, stop_at, scratch):
     """Tests: play game `game_index` up to its decision number `stop_at` (0-based, counting asked decisions) and
     leave the state in `scratch` (a make_scratch tuple) with that decision's observation filled in."""

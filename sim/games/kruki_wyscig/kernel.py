@@ -18,6 +18,7 @@ One compiled kernel serves every variant: the rules arrive as the int64 vector `
 import numpy as np
 from numba import njit, prange, types
 
+from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record
 from sim.rng import below, stream_into
 from sim.spec import GAME_BASE, SEAT_BASE
@@ -75,21 +76,21 @@ WHY_START, WHY_END, WHY_TAKE2 = 0, 1, 2
 
 # ---- track edits (RACE-12, RACE-20..32): local changes of records and links, no legality checks ---------------------
 
-@njit(cache=True)
+@kernel_njit()
 def _show(obs, f, c, land):
     obs[O_F_CARD + f] = c
     obs[O_F_LAND + f] = land
     obs[O_F_GAP + f] = 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def _gap(obs, f):
     obs[O_F_CARD + f] = -1
     obs[O_F_LAND + f] = -1
     obs[O_F_GAP + f] = 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def refresh(obs, c):
     """RACE-12: write the fields of card c from its orientation, shift and place."""
     r = obs[O_CARD_ROT + c]
@@ -114,7 +115,7 @@ def refresh(obs, c):
         _show(obs, fb, c, s1)
 
 
-@njit(cache=True)
+@kernel_njit()
 def reset_track(obs, rp, card_land):
     """RACE-11: n empty columns (every slot a gap) linked HEAD, A1..An, Bn..B1, TAIL; all cards on the land stack."""
     n = rp[R_TRACK_CARDS]
@@ -169,7 +170,7 @@ def reset_track(obs, rp, card_land):
     obs[O_DONE + 1] = 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def place_main(obs, j, c, r):
     obs[O_COL_CARD + j - 1] = c
     obs[O_COL_SHIFT + j - 1] = HOME
@@ -180,7 +181,7 @@ def place_main(obs, j, c, r):
     refresh(obs, c)
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_flight(obs, p, land):
     """RACE-20: fly the maximal run of `land` from the next real field; returns the fields moved."""
     moved = 0
@@ -192,20 +193,20 @@ def do_flight(obs, p, land):
     return moved
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_step(obs, p):
     """RACE-21 / RACE-25: exactly one real field forward."""
     obs[O_POS + p] = fwd(obs, p, obs[O_POS + p])
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_rotate(obs, c):
     """RACE-27."""
     obs[O_CARD_ROT + c] ^= 1
     refresh(obs, c)
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_remove(obs, c):
     """RACE-28: a main card leaves gaps (its slots stay linked); a loop card's two records are unlinked."""
     fa = obs[O_CARD_FA + c]
@@ -227,7 +228,7 @@ def do_remove(obs, c):
     obs[O_CARD_LOC + c] = LOC_BOX
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_swap(obs, c1, c2):
     """RACE-29: two home main cards or two loop cards exchange places, each keeping its orientation."""
     fa1 = obs[O_CARD_FA + c1]
@@ -247,14 +248,14 @@ def do_swap(obs, c1, c2):
     refresh(obs, c2)
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_slide(obs, c, lane):
     """RACE-30: the home main card c slides into `lane`; the other lane's slot becomes a gap."""
     obs[O_COL_SHIFT + obs[O_F_COL + obs[O_CARD_FA + c]] - 1] = SHIFT_A if lane == LANE_A else SHIFT_B
     refresh(obs, c)
 
 
-@njit(cache=True)
+@kernel_njit()
 def do_detour(obs, c, lane, j, i, r):
     """RACE-32: link card c as two loop records after insertion index i of the loop anchor (lane, j)."""
     f = insertion_point(obs, lane, j, i)
@@ -281,7 +282,7 @@ def do_detour(obs, c, lane, j, i, r):
     refresh(obs, c)
 
 
-@njit(cache=True)
+@kernel_njit()
 def check_finish(obs):
     """RACE-22: a raven standing on its last real field is finished, for good."""
     for p in range(2):
@@ -289,7 +290,7 @@ def check_finish(obs):
             obs[O_DONE + p] = 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def field_label(obs, f):
     """A field for the trace: -1 HEAD, -2 TAIL, a main slot's id (2j + lane), 10000 + 100·lane + anchor for a loop."""
     if f == HEAD:
@@ -303,7 +304,7 @@ def field_label(obs, f):
 
 # ---- observation, decisions ------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def fill_private(obs, ws, seat, kind):
     """The deciding seat's private part of the observation (§5): its own hand and own pile contents. The other
     seat's part of `ws` is never read; pile orders are not read."""
@@ -320,7 +321,7 @@ def fill_private(obs, ws, seat, kind):
     obs[O_FINAL_TURN] = 1 if obs[O_DONE + start] != 0 and seat != start else 0
 
 
-@njit(cache=True)
+@kernel_njit()
 def _ask(kind, s, sparams, users, obs, ws, rng):
     """A heuristic's or plug-in's decision `kind` for seat s (a plug-in decides on a copy of the observation)."""
     fill_private(obs, ws, s, kind)
@@ -332,12 +333,12 @@ def _ask(kind, s, sparams, users, obs, ws, rng):
     return users[s](ws[WS_UOBS:WS_UOBS + OBS_SIZE], sparams[s], rng)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _hand(ws, s, i):
     return ws[WS_PRIV + 20 * s + i]
 
 
-@njit(cache=True)
+@kernel_njit()
 def _heads(obs, s, ws):
     """§5 play heads of seat s in canonical order into ws[KB_HEADS:]; returns their number."""
     if obs[O_DONE + s]:
@@ -375,7 +376,7 @@ def _heads(obs, s, ws):
     return n
 
 
-@njit(cache=True)
+@kernel_njit()
 def _in_list(ws, n, action):
     for i in range(n):
         if ws[KB_LIST + i] == action:
@@ -383,7 +384,7 @@ def _in_list(ws, n, action):
     return False
 
 
-@njit(cache=True)
+@kernel_njit()
 def _play_legal(obs, s, ws, action):
     """Is a plug-in's play (or STOP) legal for seat s (RACE-20..32)?"""
     if action == STOP:
@@ -426,7 +427,7 @@ def _play_legal(obs, s, ws, action):
     return True  # forward-1: the next field exists
 
 
-@njit(cache=True)
+@kernel_njit()
 def _placement_legal(obs, action):
     if action < 0 or action >= (1 << 15):
         return False
@@ -439,7 +440,7 @@ def _placement_legal(obs, action):
     return i <= loop_len(obs, lane, j) and action == placement(lane, j, i, r)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _shuffle_at(rng, ws, off, n):
     """sim.rng.shuffle of ws[off:off+n] (the same draws: j = below(i + 1) for i = n-1 .. 1)."""
     for i in range(n - 1, 0, -1):
@@ -451,7 +452,7 @@ def _shuffle_at(rng, ws, off, n):
 
 # ---- drawing (RACE-17, RACE-18) --------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def _draw_one(s, pile, why, obs, ws, rng, trace, trace_len, tracing):
     lands = obs[O_RULES + R_LANDS]
     b = WS_PRIV + 20 * s
@@ -490,14 +491,14 @@ def _draw_one(s, pile, why, obs, ws, rng, trace, trace_len, tracing):
         record(trace, trace_len, EV_DRAW, s, pile, card, why, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _error(s, kind, action, ws, trace, trace_len, tracing):
     ws[WS_GAME + G_ERROR] = ERROR_ILLEGAL  # a plug-in broke the rules; shipped strategies are tested
     if tracing:
         record(trace, trace_len, EV_ERROR, s, kind, action, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """RACE-17 D(k) and its fixed-mix-draw variant. Returns False when a plug-in chose an illegal option."""
     sid = ws[WS_SIDS + s]
@@ -539,7 +540,7 @@ def _draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, traci
     return True
 
 
-@njit(cache=True)
+@kernel_njit()
 def _hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """RACE-18: discard down to the hand limit, one card at a time."""
     lands = obs[O_RULES + R_LANDS]
@@ -578,7 +579,7 @@ def _hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
 
 # ---- plays and turns (RACE-16..33) -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def _choose_play(s, sparams, users, obs, ws, rng):
     """The next play of seat s or STOP (§5); -1 - action when a plug-in's play is illegal."""
     sid = ws[WS_SIDS + s]
@@ -602,7 +603,7 @@ def _choose_play(s, sparams, users, obs, ws, rng):
     return a
 
 
-@njit(cache=True)
+@kernel_njit()
 def _execute(s, action, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """Carry out one legal play (RACE-20..32) and check finishes (RACE-22). False when a plug-in erred."""
     q = 1 - s
@@ -709,7 +710,7 @@ def _execute(s, action, sparams, users, obs, ws, rng, trace, trace_len, tracing)
     return True
 
 
-@njit(cache=True)
+@kernel_njit()
 def _play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
     """RACE-16: plays until the player stops or finishes; then (unless finished) draw and hand limit."""
     for o in range(N_OPTIONS):
@@ -742,7 +743,7 @@ def _play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
 
 # ---- setup and the game ----------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel_njit()
 def _setup(rp, card_land, obs, ws, rng, trace, trace_len, tracing):
     """RACE-3..7 and the public counters; start hands follow (RACE-8)."""
     n = rp[R_TRACK_CARDS]
@@ -842,7 +843,7 @@ def _setup(rp, card_land, obs, ws, rng, trace, trace_len, tracing):
                    obs[O_F_LAND + 2 * j + 1], 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel_njit()
 def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, obs, ws, rng, trace,
               trace_len):
     """One game, RACE-3..36 (rerace-tie included). Writes seat_row(2, seat columns) and game_row(game columns).
@@ -924,7 +925,7 @@ def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, g
         return
 
 
-@njit(cache=True)
+@kernel_njit()
 def _record(obs, ws, seat_row, game_row):
     """End-of-game statistics (§8), then the rows out of ws."""
     for p in range(2):
@@ -946,7 +947,7 @@ def _record(obs, ws, seat_row, game_row):
         game_row[j] = ws[WS_GAME + j]
 
 
-@njit(cache=True)
+@kernel_njit()
 def _scratch():
     """Per-thread working arrays for play_game: obs, ws, rng."""
     return np.zeros(OBS_SIZE, np.int32), np.zeros(WS_SIZE, np.int32), np.zeros(1, np.uint64)
@@ -981,7 +982,7 @@ def run_chunk(rp, card_land, players, sids, sparams, users, seed, start, count, 
                 game_out[i, j] = game_row[j]
 
 
-@njit(cache=True)
+@kernel_njit()
 def trace_one(rp, card_land, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace, trace_len):
     """One game with its event log (for `sim trace`)."""
     obs, ws, rng = _scratch()

@@ -12,6 +12,7 @@ Fisher–Yates shuffle of the canonical deck each round, the `random` strategy's
 import numpy as np
 from numba import njit, prange, types
 
+from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
 from sim.rng import below, shuffle, stream_into
 from sim.games.sen.rules import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, ERROR_CHAIN,
@@ -67,14 +68,14 @@ EV_REPLACE = 19  # seat, slot, removed special, drawn card
 EV_SCORE = 20  # seat, raw score, penalty, round score, total, caller
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _all_rows_add(obs2d, players, col, delta):
     """A public counter changed: update it in every seat's observation row."""
     for r in range(players):
         obs2d[r, col] += delta
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _push_faceup(piles, x, obs2d, players, c):
     """A card goes face up (SEN-12); everyone sees it (SEN-23.5, SEN-24)."""
     n = x[X_FU_N]
@@ -83,7 +84,7 @@ def _push_faceup(piles, x, obs2d, players, c):
     _all_rows_add(obs2d, players, O_FACEUP + c, 1)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _reshuffle(piles, x, obs2d, players, rng, game_row, trace, trace_len):
     """SEN-13: every face-up card except the top is shuffled into a new face-down pile (top = last)."""
     n = x[X_FU_N] - 1
@@ -103,7 +104,7 @@ def _reshuffle(piles, x, obs2d, players, rng, game_row, trace, trace_len):
         record(trace, trace_len, EV_RESHUFFLE, n, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _draw(rp, piles, x, obs2d, players, rng, game_row, scoring, trace, trace_len):
     """The top face-down card, or NONE (SEN-13); counts turn draws unless `scoring`. Sets error 2 past the cap."""
     if x[X_FD_N] == 0:
@@ -126,7 +127,7 @@ def _draw(rp, piles, x, obs2d, players, rng, game_row, scoring, trace, trace_len
     return c
 
 
-@njit(cache=True)
+@kernel_njit()
 def _is_legal(kind, a, p, h0, players, ds, peek_scope):
     """Is action `a` one of the options of decision `kind` (strategies/sen.py docstring)?"""
     if kind == D_SOURCE or kind == D_KEEP or kind == D_CALL:
@@ -148,7 +149,7 @@ def _is_legal(kind, a, p, h0, players, ds, peek_scope):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _ask(kind, p, h0, h1, rp, players, sids, sparams, users, obs2d, piles, x, rng, trace, trace_len):
     """One decision of seat p (SEN-25): `random` from the option count alone; the others from p's observation.
     A plug-in's illegal action sets error 1 and returns -1."""
@@ -184,7 +185,7 @@ def _ask(kind, p, h0, h1, rp, players, sids, sparams, users, obs2d, piles, x, rn
     return a
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _place_drawn(p, c, s, players, dreams, piles, x, obs2d, trace, trace_len):
     """SEN-7 B1: a drawn card goes into slot s; the displaced card goes face up (SEN-12). SEN-23.4: only p knows
     the new card."""
@@ -199,7 +200,7 @@ def _place_drawn(p, c, s, players, dreams, piles, x, obs2d, trace, trace_len):
         record(trace, trace_len, EV_PLACE, p, c, s, old, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _use_peek(p, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rng, trace, trace_len):
     """SEN-10 Peek 1: p learns one slot of any dream (own slots only with peek_scope = 1); SEN-23.6."""
     a = _ask(D_PEEK, p, NONE, NONE, rp, players, sids, sparams, users, obs2d, piles, x, rng, trace, trace_len)
@@ -211,7 +212,7 @@ def _use_peek(p, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rng
         record(trace, trace_len, EV_PEEK, p, q, s, dreams[q, s], 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _use_swap(p, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rng, seat_row, trace, trace_len):
     """SEN-11 Swap 2: blind exchange of own slot i with slot j of seat q; SEN-23.7 knowledge travels with cards."""
     a = _ask(D_SWAP, p, NONE, NONE, rp, players, sids, sparams, users, obs2d, piles, x, rng, trace, trace_len)
@@ -231,7 +232,7 @@ def _use_swap(p, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rng
         record(trace, trace_len, EV_SWAP, p, i, q, j, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _use_take2(p, rp, players, sids, sparams, users, obs2d, piles, x, rng, game_row, trace, trace_len):
     """SEN-9 Take 2 (the Take 2 card is already face up): (card to resolve next or NONE, whether a B2 of that card
     brings a second card)."""
@@ -266,7 +267,7 @@ def _use_take2(p, rp, players, sids, sparams, users, obs2d, piles, x, rng, game_
     return c, c != NONE
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _resolve_drawn(p, c, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rng, seat_row, game_row,
                    trace, trace_len):
     """D3 for a drawn card (SEN-7 B1/B2/B3) and every card a Take 2 chain brings after it (SEN-8, SEN-9), as a loop
@@ -312,14 +313,14 @@ def _resolve_drawn(p, c, rp, players, sids, sparams, users, obs2d, dreams, piles
             return
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _end_round(x, reason, trace, trace_len):
     x[X_END] = reason
     if x[X_TRACING]:
         record(trace, trace_len, EV_ROUND_END, reason, x[X_CALLER], x[X_ROUND_TURN], 0, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _play_turn(p, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rng, seat_row, game_row, trace,
                trace_len):
     """One turn of seat p (SEN-5..13), then its call decision and what follows (SEN-13..16). Returns the next
@@ -413,7 +414,7 @@ def _play_turn(p, rp, players, sids, sparams, users, obs2d, dreams, piles, x, rn
     return nxt
 
 
-@njit(cache=True)
+@kernel_njit()
 def _start_round(first, rp, deck0, players, obs2d, dreams, piles, x, rng, trace, trace_len):
     """SEN-2..4: shuffle, deal round-robin from the first player, flip one card, initial peek."""
     ds = rp[R_DREAM_SIZE]
@@ -458,7 +459,7 @@ def _start_round(first, rp, deck0, players, obs2d, dreams, piles, x, rng, trace,
             _record_dream(trace, trace_len, EV_DEAL, q, dreams, ds)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _record_dream(trace, trace_len, kind, q, dreams, ds):
     v = np.full(MAX_DREAM, -1, np.int64)
     for s in range(ds):
@@ -466,7 +467,7 @@ def _record_dream(trace, trace_len, kind, q, dreams, ds):
     record(trace, trace_len, kind, q, v[0], v[1], v[2], v[3], v[4], v[5])
 
 
-@njit(cache=True)
+@kernel_njit()
 def _score_round(rp, ravens, n_numbers, players, obs2d, dreams, piles, x, rng, totals, raw, scores, seat_row,
                  game_row, trace, trace_len):
     """SEN-17..19: reveal, replace specials (replace_specials = 1), sum ravens, caller penalty, totals (SEN-20)."""
@@ -546,7 +547,7 @@ def _score_round(rp, ravens, n_numbers, players, obs2d, dreams, piles, x, rng, t
     x[X_ROUNDS_PLAYED] += 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def _game_finished(rp, players, totals, x):
     """SEN-20: end_score (rounds = 0) or a fixed number of rounds; max_rounds caps (flag `capped`)."""
     if rp[R_ROUNDS] > 0:
@@ -564,7 +565,7 @@ def _game_finished(rp, players, totals, x):
     return False
 
 
-@njit(cache=True)
+@kernel_njit()
 def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row,
               obs2d, dreams, piles, x, totals, raw, scores, rng, trace, trace_len):
     """One game, SEN-2..21. Writes seat_row(players, seat columns) and game_row(game columns). Scratch:
@@ -629,7 +630,7 @@ def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, ga
     set_ranks(seat_row, players, raw)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _scratch(n_deck):
     """Per-thread working arrays for play_game: obs2d, dreams, piles, x, totals, raw, scores, rng."""
     return (np.zeros((MAX_SEATS, OBS_SIZE), np.int32), np.zeros((MAX_SEATS, MAX_DREAM), np.int8),
@@ -665,7 +666,7 @@ def run_chunk(rp, deck0, ravens, counts, players, sids, sparams, users, seed, st
             game_out[i] = game_row
 
 
-@njit(cache=True)
+@kernel_njit()
 def trace_one(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace,
               trace_len):
     """One game with its event log (for `sim trace`)."""

@@ -15,6 +15,7 @@ deciding seat's own hand and returned cards are copied into the observation (`_l
 import numpy as np
 from numba import njit, prange, types
 
+from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
 from sim.rng import below, shuffle, stream_into
 from sim.games.skrzaty.rules import ERR_ILLEGAL, GAME_COLUMNS, PARAMS, SEAT_COLUMNS
@@ -87,7 +88,7 @@ DECK_EXTRA = MAX_P * MAX_HAND + MAX_ROUNDS * MAX_MARKET  # appended to the deck 
 
 
 # ---------------------------------------------------------------------------------------------------- observation
-@njit(cache=True)
+@kernel_njit()
 def init_static_obs(obs, rp, cards, spaces, end_tile, tokens, players):
     """The parts of the observation that no game changes: sizes, rules, the card, token and type tables."""
     n_cards, n_kinds, n_types = cards.shape[0], tokens.shape[0], spaces.shape[0]
@@ -133,7 +134,7 @@ def init_static_obs(obs, rp, cards, spaces, end_tile, tokens, players):
                 obs[tya + (t * MAX_P + k) * 3 + j] = spaces[t, k, j]
 
 
-@njit(cache=True)
+@kernel_njit()
 def _reset_obs(obs, rp, tokens, gnome_pool):
     """Every part a game changes, back to the start of a game (nothing stale from the previous game stays)."""
     obs[O_KIND] = 0
@@ -169,7 +170,7 @@ def _reset_obs(obs, rp, tokens, gnome_pool):
         obs[t + T_HELD:t + T_HELD + MAX_P] = 0
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _load_private(obs, hands, hand_len, returned, ret_len, seat):
     """The deciding seat's private information (SKRZATY-47): its own hand and its own returned cards. Nothing
     else hidden is ever written into the observation: the deck order and the other hands stay in their arrays."""
@@ -183,13 +184,13 @@ def _load_private(obs, hands, hand_len, returned, ret_len, seat):
         obs[O_RETURNED + i] = returned[seat, i] if i < n else -1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _set_loc(obs, c, loc, owner):
     obs[obs[O_CARDS_AT] + c * CARD_W + F_LOC] = loc
     obs[obs[O_CARDS_AT] + c * CARD_W + F_OWNER] = owner
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _ask(obs, uobs, kind, seat, sid, sparams, users, rng, hands, hand_len, returned, ret_len):
     """A shipped heuristic's or a plug-in's action for `seat` (the kernel plays `random` itself). Inlined, like
     every step below: a call that passes arrays costs atomic reference counts, a measurable share of a game."""
@@ -209,7 +210,7 @@ def _ask(obs, uobs, kind, seat, sid, sparams, users, rng, hands, hand_len, retur
 
 
 # ---------------------------------------------------------------------------------------------------- small steps
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _insert_sorted(hands, hand_len, seat, c):
     """Hands ascend by card index (= by id), the canonical option order."""
     i = hand_len[seat]
@@ -220,7 +221,7 @@ def _insert_sorted(hands, hand_len, seat, c):
     hand_len[seat] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _hand_pos(hands, hand_len, seat, c):
     for i in range(hand_len[seat]):
         if hands[seat, i] == c:
@@ -228,7 +229,7 @@ def _hand_pos(hands, hand_len, seat, c):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _remove_at(hands, hand_len, seat, j):
     n = hand_len[seat]
     for i in range(j, n - 1):
@@ -236,7 +237,7 @@ def _remove_at(hands, hand_len, seat, j):
     hand_len[seat] = n - 1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _market_pos(obs, c):
     for i in range(obs[O_MARKET_LEN]):
         if obs[O_MARKET + i] == c:
@@ -244,7 +245,7 @@ def _market_pos(obs, c):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _gain(obs, seat_row, game_row, seat, n):
     """SKRZATY-38: min(n, pool) gnomes move to the reserve; the shortfall is lost. Returns the number received."""
     pool = obs[O_POOL]
@@ -258,7 +259,7 @@ def _gain(obs, seat_row, game_row, seat, n):
     return got
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _fail(seat_row, game_row, players):
     """A plug-in broke the rules: the game stops with error code 1 and no other result (as the reference)."""
     game_row[:] = 0
@@ -266,7 +267,7 @@ def _fail(seat_row, game_row, players):
     game_row[G_ERROR] = ERR_ILLEGAL
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _placement(obs, uobs, cards, seat_row, sids, sparams, users, rng, hands, hand_len, returned, ret_len, slot,
                fore, guild, seat, trace, trace_len):
     """SKRZATY-39 (D5): reserve gnomes go one at a time onto own cards with an empty space, until the reserve is
@@ -319,7 +320,7 @@ def _placement(obs, uobs, cards, seat_row, sids, sparams, users, rng, hands, han
     return ok
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _take_token(obs, uobs, seat_row, game_row, sids, sparams, users, rng, hands, hand_len, returned, ret_len, seat,
                 trace, trace_len):
     """SKRZATY-41 (D4): a face-up token kind (its gnomes now, its VP at the end), or 1 gnome if none is face up.
@@ -366,7 +367,7 @@ def _take_token(obs, uobs, seat_row, game_row, sids, sparams, users, rng, hands,
     return ok
 
 
-@njit(cache=True)
+@kernel_njit()
 def _binom(n, k):
     if k < 0 or k > n:
         return 0
@@ -376,7 +377,7 @@ def _binom(n, k):
     return r
 
 
-@njit(cache=True)
+@kernel_njit()
 def _random_keep_mask(rng, deal, keep):
     """Rules §5 D1: below(C(deal, keep)) indexes the keep-subsets in itertools.combinations order."""
     x = below(rng, _binom(deal, keep))
@@ -394,7 +395,7 @@ def _random_keep_mask(rng, deal, keep):
     return mask
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _barter(obs, uobs, cards, seat_row, sids, sparams, users, rng, hands, hand_len, returned, ret_len, seat, trace,
             trace_len):
     """SKRZATY-10 (D3): decline, or swap a hand card with a Market card (the hand card takes its position).
@@ -449,7 +450,7 @@ def _barter(obs, uobs, cards, seat_row, sids, sparams, users, rng, hands, hand_l
 
 
 # ---------------------------------------------------------------------------------------------------- one game
-@njit(cache=True)
+@kernel_njit()
 def play_game(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams, users, seed, game_index,
               seat_row, game_row, obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row,
               turn_pos, ranking, gs, rng, trace, trace_len):
@@ -859,7 +860,7 @@ def play_game(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparam
                    seat_row[seat, S_FILLED], seat_row[seat, S_PLACED], 0)
 
 
-@njit(cache=True)
+@kernel_njit()
 def _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams):
     """Per-thread working arrays for play_game (see its docstring), then the block's own copies of `cards`, `sids`
     and `sparams`: the hot loops touch their reference counts, and a count shared by two threads is a contended
@@ -900,7 +901,7 @@ def run_chunk(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparam
                       row, turn_pos, ranking, gs, rng, no_trace, trace_len)
 
 
-@njit(cache=True)
+@kernel_njit()
 def trace_one(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams, users, seed, game_index, seat_row,
               game_row, trace, trace_len):
     """One game with its event log (for `sim trace`)."""

@@ -6,6 +6,7 @@ order of `rules.PARAMS`) and the canonical deck. Strategies see only the observa
 import numpy as np
 from numba import njit, prange, types
 
+from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
 from sim.rng import below, stream_into
 from sim.games.straw.rules import ERROR_ILLEGAL, GAME_COLUMNS, MAX_HAND, PARAMS, SEAT_COLUMNS
@@ -35,7 +36,7 @@ EV_ROUND, EV_DEAL, EV_PLAY, EV_PASS, EV_ROUND_END, EV_DRAW = 1, 2, 3, 4, 5, 6
 ONGOING, NORMAL_BREAK, STRAW_BREAK, STALL = 0, 1, 2, 3
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _legal(code, T, break_at, stack_len):
     """STRAW-7."""
     if code == COPY:
@@ -45,7 +46,7 @@ def _legal(code, T, break_at, stack_len):
     return True
 
 
-@njit(cache=True)
+@kernel_njit()
 def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pile, stack_len, top_kind, top_value):
     """The per-turn part of the observation; the public rest (totals, hand sizes, played cards, rules) is kept up
     to date by play_game as it changes."""
@@ -68,7 +69,7 @@ def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pil
     obs[O_N_LEGAL] = n_legal
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _draw(rng, deck, pos, n_deck):
     """The top card of the pile deck[pos:n_deck], shuffled lazily: a uniform card of the rest is swapped to pos."""
     j = pos + below(rng, n_deck - pos)
@@ -78,7 +79,7 @@ def _draw(rng, deck, pos, n_deck):
     return card
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _next_seat(seat, direction, players):
     """STRAW-16 without an integer division (a division per turn is a measurable share of a game)."""
     seat += direction
@@ -89,7 +90,7 @@ def _next_seat(seat, direction, players):
     return seat
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _insert_sorted(hands, hand_len, seat, code):
     """Hands are kept ascending so the legal codes come out in the canonical order."""
     i = hand_len[seat]
@@ -100,7 +101,7 @@ def _insert_sorted(hands, hand_len, seat, code):
     hand_len[seat] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel_njit(inline="always")
 def _remove(hands, hand_len, seat, code):
     n = hand_len[seat]
     j = 0
@@ -111,7 +112,7 @@ def _remove(hands, hand_len, seat, code):
     hand_len[seat] = n - 1
 
 
-@njit(cache=True)
+@kernel_njit()
 def _unique_leader(totals, players):
     """The seat with the strictly highest total, or -1 on a tie."""
     best, who = totals[0], 0
@@ -123,7 +124,7 @@ def _unique_leader(totals, players):
     return who
 
 
-@njit(cache=True)
+@kernel_njit()
 def _is_legal_action(action, code, v, lamp, legal, n_legal, lamp_min, lamp_max):
     if action < 0 or (lamp and (v < lamp_min or v > lamp_max)):
         return False
@@ -133,7 +134,7 @@ def _is_legal_action(action, code, v, lamp, legal, n_legal, lamp_min, lamp_max):
     return False
 
 
-@njit(cache=True)
+@kernel_njit()
 def _forced(legal, n_legal, T, break_at, top_kind, top_value, clamp, lamp_min):
     """True when every legal action breaks (STRAW-15 statistics; a Lamp is safest at its smallest value)."""
     for i in range(n_legal):
@@ -153,7 +154,7 @@ def _forced(legal, n_legal, T, break_at, top_kind, top_value, clamp, lamp_min):
 
 # No reference counting in the per-game function: it allocates nothing (scratch comes from the block), and numba's
 # increments/decrements around every helper taking an array cost more than a third of a heuristic game.
-@njit(cache=True, _nrt=False)
+@kernel_njit(_nrt=False)
 def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, deck, hands,
               hand_len, totals, legal, obs, rng, trace, trace_len):
     """One game, STRAW-2..21. Writes seat_row(players, seat columns) and game_row(game columns). Scratch:
@@ -382,7 +383,7 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
     set_ranks(seat_row, players, totals)  # STRAW-21
 
 
-@njit(cache=True)
+@kernel_njit()
 def _scratch(n_deck):
     """Per-thread working arrays for play_game: deck, hands, hand_len, totals, legal, obs, rng."""
     return (np.empty(n_deck, np.int8), np.zeros((6, MAX_HAND + 1), np.int8), np.zeros(6, np.int64),
@@ -419,7 +420,7 @@ def run_chunk(rp, deck0, players, sids, sparams, users, seed, start, count, seat
                 game_out[i, j] = game_row[j]
 
 
-@njit(cache=True)
+@kernel_njit()
 def trace_one(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace, trace_len):
     """One game with its event log (for `sim trace`)."""
     deck, hands, hand_len, totals, legal, obs, rng = _scratch(deck0.shape[0])
