@@ -222,18 +222,20 @@ def group_flight(board, t):
     if n <= 0 or board.frozen[t] or board.shiny[t] >= 0:  # KRUKI-24 frozen / shiny tile: distance 0, stays
         return []
     kind, shiny = board.kind, board.shiny
-    cand = []
+    nearest = None  # distance of the nearest shiny over the directions seen so far
+    tied = []  # (shiny cell, distance, direction) at that distance
     for d in board.delta:  # N, E, S, W
         c, k = t + d, 1
         while kind[c] != GAP:  # a gap hides everything beyond it
             if shiny[c] >= 0:  # only the nearest shiny per direction
-                cand.append((c, k, d))
+                if nearest is None or k < nearest:
+                    nearest, tied = k, [(c, k, d)]
+                elif k == nearest:
+                    tied.append((c, k, d))
                 break
             c, k = c + d, k + 1  # crows, junk, trinkets, graveyards do not block
-    if not cand:
+    if not tied:
         return []
-    dmin = min(e[1] for e in cand)
-    tied = [e for e in cand if e[1] == dmin]
     if len(tied) > 1 and any(kind[e[0]] == TRINKETS for e in tied):
         tied = [e for e in tied if kind[e[0]] == TRINKETS]  # Trinkets break the tie [assumed: split among them]
     q = n // len(tied)  # the remainder stays on t
