@@ -260,17 +260,18 @@ def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign, track, mar
 
 
 @kernel_njit(_nrt=False)
-def others(K, Sh, side, t, di):
-    """For the group on t and its direction di (0..3 = N, E, S, W): (nearest shiny distance over the other three
-    directions or BIG, how many of them are at that distance, how many of those are on TRINKETS)."""
+def others_cached(work, w_rays, idx, di):
+    """For the group with ray-cache index idx (`gain_all_cached`) and its direction di (0..3 = N, E, S, W): (nearest
+    shiny distance over the other three directions or BIG, how many of them are at that distance, how many of those
+    are on TRINKETS)."""
     m = BIG
     cnt = 0
     tr = 0
     for i in range(4):
         if i == di:
             continue
-        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        e, c, r, j = _ray(K, Sh, t, d)
+        e = work[w_rays + 8 * idx + 2 * i]
+        r = work[w_rays + 8 * idx + 2 * i + 1]
         if e < m:
             m, cnt, tr = e, 1, r
         elif e == m and e < BIG:
@@ -309,6 +310,12 @@ def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     e1, c1, r1, j1 = _ray(K, Sh, t, 1)
     e2, c2, r2, j2 = _ray(K, Sh, t, side)
     e3, c3, r3, j3 = _ray(K, Sh, t, -1)
+    _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3)
+
+
+@kernel_njit(inline="always", _nrt=False)
+def _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3):
+    """`add_contrib` given the group's four rays (nearest shiny distance, TRINKETS flag, first JUNK distance)."""
     for i in range(4):
         if i == 0:
             d, em, jm, a, ra, b, rb, cc, rc = -side, e0, j0, e1, r1, e2, r2, e3, r3
@@ -345,6 +352,30 @@ def gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain):
         t = tiles[i] if i < n_tiles else extra
         if Cr[t] > 0 and Fr[t] == 0 and Sh[t] < 0:
             add_contrib(K, Sh, side, t, Cr[t], 1, gain, False, gain, gain)
+
+
+@kernel_njit(_nrt=False)
+def gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, gain, work, w_rays, gid):
+    """`gain_all` on the board as it stands that also keeps every group's four rays (nearest shiny distance and
+    TRINKETS flag per direction, 8 ints at w_rays + 8 * index) and marks its tile gid[t] = -(1 + index). A tile put
+    on a gap in one direction of a group leaves the group's other three rays as they are (`others_cached`)."""
+    for i in range(n_tiles):
+        gain[tiles[i]] = 0
+    m = 0
+    for i in range(n_tiles):
+        t = tiles[i]
+        if Cr[t] > 0 and Fr[t] == 0 and Sh[t] < 0:
+            e0, c0, r0, j0 = _ray(K, Sh, t, -side)
+            e1, c1, r1, j1 = _ray(K, Sh, t, 1)
+            e2, c2, r2, j2 = _ray(K, Sh, t, side)
+            e3, c3, r3, j3 = _ray(K, Sh, t, -1)
+            at = w_rays + 8 * m
+            work[at], work[at + 1], work[at + 2], work[at + 3] = e0, r0, e1, r1
+            work[at + 4], work[at + 5], work[at + 6], work[at + 7] = e2, r2, e3, r3
+            gid[t] = -(1 + m)
+            m += 1
+            _contrib_rays(K, side, t, Cr[t], 1, gain, False, gain, gain, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3,
+                          j3)
 
 
 @kernel_njit(inline="always", _nrt=False)
@@ -425,9 +456,10 @@ def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
 # ======================================================================================================================
 # Scratch: `work` int32 (work_len) = six side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
 # delta (their change after a hypothetical tile) | gainB (B(β) inside Opp) | flag (TWO_CROWS shortcut) | mark (cells
-# in the touched list) | gid (1 + stage-1 group of a legal shiny, else 0) — then per-cell tie counts, per-cell
-# preferences, affected groups, legal shinies, legal shinies after a cell, scatter log, save area, extended groups,
-# the touched list (count, then cells), and per group: size, touched members, preference, and the sorted shinies;
+# in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a crow group, else 0) —
+# then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
+# log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
+# preference, and the sorted shinies, then the ray cache (8 per crow group);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values.
 @kernel_njit(_nrt=False)
@@ -445,10 +477,11 @@ def _layout(side, n, crows):
     w_ext = w_save + 3 * (n + 2)
     w_tl = w_ext + 3 * (n + 2)
     w_grp = w_tl + n + 4  # group sizes | touched members | preferences | shinies by value, n + 2 each
+    w_rays = w_grp + 4 * (n + 2)
     f_kind = mc
     f_grp = f_kind + 8  # per-shiny values | per-group values, n + 2 each
-    return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, f_kind, f_grp,
-            w_grp + 4 * (n + 2), f_grp + 2 * (n + 2))
+    return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
+            w_rays + 8 * (n + 2), f_grp + 2 * (n + 2))
 
 
 @kernel_njit(_nrt=False)
@@ -559,7 +592,7 @@ def _final(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra
 
 
 @kernel_njit(_nrt=False)
-def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, spawn):
+def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn):
     """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
     arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
     itself change, and when no shiny lies beyond c their ray merely grows, so only the grown part is added. The
@@ -611,7 +644,7 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, spawn):
         i = work[w_ext + 2 + 3 * j]
         di = (i + 2) & 3  # the group's direction toward c
         d = -side if di == 0 else (1 if di == 1 else (side if di == 2 else -1))
-        m_other, eqcnt, eqtr = others(K, Sh, side, x, di)
+        m_other, eqcnt, eqtr = others_cached(work, w_rays, -work[5 * a + x] - 1, di)
         extend_contrib(K, delta, c, d, k, m_other, eqcnt, eqtr, Cr[x], 1, True, mark, tl)
     if spawn > 0:
         add_contrib(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
@@ -643,8 +676,8 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 
 @kernel_njit(_nrt=False)
-def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext, w_tl, c,
-            tile, spawn, own, nls, stage, floor, key_j, key_p, target):
+def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext, w_tl, w_rays,
+            c, tile, spawn, own, nls, stage, floor, key_j, key_p, target):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
     single option s = -1 if there is none), one by one.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective.
@@ -660,7 +693,7 @@ def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_
     ls = w_ls
     ns = nls
     if c >= 0:
-        _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, spawn)
+        _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
         if tile != JUNK and spawn == 0:  # the new tile is itself a legal shiny tile: merge it in raster order
             ls = w_ls2
             j = 0
@@ -806,10 +839,9 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw)."""
-    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, f_kind, f_grp, wl,
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, wl,
      fl) = _work_at(obs)
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = _planes(obs)
-    gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
     nls = _legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
     ng = obs[O_NO_GRAVEYARDS]
@@ -819,12 +851,13 @@ def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, sp
     nc = n_cells if n_cells >= 0 else 1
     max_v1 = -1e300
     if n_cells >= 0:
+        gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
         n_groups = _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap,
                            tokens_left)
         legal_c = tile != JUNK and sp == 0
         for ci in range(nc):
             c = obs[cells_at + ci]
-            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, c, tile, sp)
+            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
             mv, bj, bp, t = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c,
                                          legal_c, own, ng, cap, tokens_left)
             _undo_cell(work, K, Cr, side, w_tl, c)
@@ -833,11 +866,10 @@ def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, sp
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
-        for i in range(nls):
-            work[5 * a + work[w_ls + i]] = 0  # clear the gid plane
     else:
+        gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
         mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
-                                   w_ls2, w_ext, w_tl, -1, tile, sp, own, nls, 1, 0.0, 0.0, 0, -1)
+                                   w_ls2, w_ext, w_tl, w_rays, -1, tile, sp, own, nls, 1, 0.0, 0.0, 0, -1)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
@@ -850,7 +882,7 @@ def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, sp
         for ci in range(nc):
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff,
-                                       w_ls, w_ls2, w_ext, w_tl, c, tile, sp, own, nls, 2, floor, 0.0, 0, -1)
+                                       w_ls, w_ls2, w_ext, w_tl, w_rays, c, tile, sp, own, nls, 2, floor, 0.0, 0, -1)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -864,18 +896,23 @@ def _placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, sp
             best_j, best_p, total = j, p, work[w_cnt + ci]
         elif j == best_j and p == best_p:
             total += work[w_cnt + ci]
-    if not pick:
-        return best_j, -1, -1
-    i = below(rng, total) if total > 1 else 0
-    for ci in range(nc):
-        if fwork[ci] == best_j and work[w_pref + ci] == best_p:
-            if i < work[w_cnt + ci]:
-                c = obs[cells_at + ci] if n_cells >= 0 else -1
-                f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext,
-                            w_tl, c, tile, sp, own, nls, stage, floor, best_j, best_p, i)[4]
-                return best_j, ci, f
-            i -= work[w_cnt + ci]
-    return best_j, 0, -1  # unreachable
+    chosen_ci = 0
+    chosen_s = -1
+    if pick:
+        i = below(rng, total) if total > 1 else 0
+        for ci in range(nc):
+            if fwork[ci] == best_j and work[w_pref + ci] == best_p:
+                if i < work[w_cnt + ci]:
+                    c = obs[cells_at + ci] if n_cells >= 0 else -1
+                    chosen_ci = ci
+                    chosen_s = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
+                                       w_ls2, w_ext, w_tl, w_rays, c, tile, sp, own, nls, stage, floor, best_j, best_p,
+                                       i)[4]
+                    break
+                i -= work[w_cnt + ci]
+    for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices)
+        work[5 * a + tiles[i]] = 0
+    return best_j, chosen_ci, chosen_s
 
 
 @kernel_njit(_nrt=False)
@@ -1154,13 +1191,18 @@ def _source_choice(obs, params, mode, rng, work, fwork):
             has_draw = True
         elif o >= SRC_POOL:
             n_pool += 1
+    if mode == GREEDY and n_pool == 0 and has_junk and (margin > 0 or not has_draw):
+        # Greedy's J is V_me, and a Junk tile never raises it: crows stop on the Junk, so none reaches a shiny through
+        # it, and it only brings more shinies into view to compete for crows. So J_junk <= J_0 always, and neither
+        # "J_junk >= J_0 + margin" (margin > 0) nor "J_junk > J_0" can hold: greedy keeps its Junk (no draw is made).
+        return _index_of(obs, SRC_DRAW if has_draw else SRC_SKIP)
     at_f = obs[O_AT_FRONTIER]
     n_f = obs[O_N_FRONTIER]
     j_junk = 0.0
     if has_junk:
         j_junk = _placements(obs, params, mode, rng, work, fwork, at_f, n_f, JUNK, 0, 1, False)[0]
     if n_pool > 0:  # tile-draft: the best pool tile by its step-2 value
-        kb = _work_at(obs)[12]
+        kb = _work_at(obs)[13]
         done = 0
         best = -1e300
         for i in range(n_opt):
