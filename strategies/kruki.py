@@ -602,41 +602,45 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
     mark = work[4 * a:5 * a]
     tl = work[w_tl:]
     tl[0] = 0
-    n_full = 0
-    n_ext = 0
-    for i in range(4):  # groups on the segment from c in direction i; their ray toward c runs opposite
+    n_seen = 0
+    shiny_arm = 0  # bit i: a shiny ends arm i of c (the walk from c in direction i) before its gap
+    for i in range(4):  # each arm once: its crow groups before any shiny (groups behind a shiny never see c)
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        beyond = False  # a shiny beyond c (seen from those groups) before the next gap
-        y = c - d
-        while K[y] != GAP:
-            if Sh[y] >= 0:
-                beyond = True
-                break
-            y -= d
         x = c + d
         k = 1
-        junk_between = False
+        junk_between = 0
         while K[x] != GAP:
-            if Sh[x] >= 0:  # groups behind a shiny never see c
+            if Sh[x] >= 0:
+                shiny_arm |= 1 << i
                 break
             if Cr[x] > 0 and Fr[x] == 0:
-                if beyond:
-                    work[w_aff + n_full] = x
-                    n_full += 1
-                    add_contrib(K, Sh, side, x, Cr[x], -1, delta, True, mark, tl)
-                elif not junk_between:
-                    work[w_ext + 3 * n_ext] = x
-                    work[w_ext + 1 + 3 * n_ext] = k
-                    work[w_ext + 2 + 3 * n_ext] = i
-                    n_ext += 1
+                work[w_aff + 3 * n_seen] = x
+                work[w_aff + 3 * n_seen + 1] = k
+                work[w_aff + 3 * n_seen + 2] = i + junk_between
+                n_seen += 1
             if K[x] == JUNK:
-                junk_between = True
+                junk_between = 4
             x += d
             k += 1
+    n_full = 0
+    n_ext = 0
+    for j in range(n_seen):  # a group on arm i looks toward c in direction i + 2, past c along arm i + 2
+        x = work[w_aff + 3 * j]
+        code = work[w_aff + 3 * j + 2]
+        i = code & 3
+        if (shiny_arm >> ((i + 2) & 3)) & 1:  # a shiny beyond c: its plan changes, redo it in full
+            work[w_aff + 3 * n_full] = x  # n_full <= j: this entry has been read
+            n_full += 1
+            add_contrib(K, Sh, side, x, Cr[x], -1, delta, True, mark, tl)
+        elif code < 4:  # no shiny beyond and no Junk between: its ray toward c merely grows
+            work[w_ext + 3 * n_ext] = x
+            work[w_ext + 1 + 3 * n_ext] = work[w_aff + 3 * j + 1]
+            work[w_ext + 2 + 3 * n_ext] = i
+            n_ext += 1
     K[c] = tile
     Cr[c] = spawn
     for i in range(n_full):
-        x = work[w_aff + i]
+        x = work[w_aff + 3 * i]
         add_contrib(K, Sh, side, x, Cr[x], 1, delta, True, mark, tl)
     for j in range(n_ext):
         x = work[w_ext + 3 * j]
@@ -1122,6 +1126,18 @@ def _token_decision(obs, params, mode, rng, work):
 
 # ---- spiral start (KRUKI-39 step 4, all heuristics) --------------------------------------------------------------
 @kernel_njit(_nrt=False)
+def _spread(K, side, x, n, gain):
+    """gain[s] += n for every tile s on the four arms of x short of the first Junk: what a group of n crows on x
+    adds to a new shiny's arrivals when no other shiny is on the board (KRUKI-26: nothing to tie with)."""
+    for i in range(4):
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        c = x + d
+        while K[c] != GAP and K[c] != JUNK:
+            gain[c] += n
+            c += d
+
+
+@kernel_njit(_nrt=False)
 def _spiral_choice(obs, work):
     """B0 after each start with every shiny and token removed; max if the chooser is next round's first player,
     else min; ties N, E, S, W (no draw)."""
@@ -1151,14 +1167,27 @@ def _spiral_choice(obs, work):
             Fr[t] = 0
             ns += 1
     log = work[w_log:]
+    gain = work[0:a]
+    gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, gain)  # before the murder
     best_i = 0
     best = 0
     saved_m = Cr[m]
     for i in range(4):
         log[0] = 0
         scatter(K, Cr, obs[O_HALF], side, tiles, n_tiles, m, i, obs[O_RULES + R_MURDER_REMOVED], log)
-        v = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, work[0:a], 0, cap)
+        # With no shiny on the board a group sends all its crows to a new shiny on its rows and columns, so the
+        # arrivals are linear in the crows: only the murder tile and the scattered crows change them.
+        _spread(K, side, m, Cr[m] - saved_m, gain)
         for j in range(1, log[0] + 1):
+            _spread(K, side, log[j], 1, gain)
+        v = 0
+        for j in range(n_tiles):  # B0 (KRUKI-39 step 4): the best new shiny on the scattered board
+            t = tiles[j]
+            if K[t] != JUNK and Cr[t] == 0:
+                v = max(v, score_points(K[t], 0, 0, cap, gain[t]))
+        _spread(K, side, m, saved_m - Cr[m], gain)
+        for j in range(1, log[0] + 1):
+            _spread(K, side, log[j], -1, gain)
             Cr[log[j]] -= 1
         Cr[m] = saved_m
         if i == 0 or (v > best if maximise else v < best):

@@ -76,7 +76,7 @@ def _put(B, obs, ob, i, v):
     obs[ob + i] = v
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _add_tile(B, obs, ob, nadj, tiles, front, g, c, kind):
     """A tile of `kind` on gap c: the tile list, the frontier (KRUKI-13) and the neighbour counts follow."""
     side = g[GS_SIDE]
@@ -109,7 +109,7 @@ def _add_tile(B, obs, ob, nadj, tiles, front, g, c, kind):
     g[GS_N_FRONT] = nf
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _place(B, obs, ob, nadj, tiles, front, g, c, kind, spawn):
     """KRUKI-13/14: the tile goes on c and receives min(spawn, supply) crows (KRUKI-2). Returns the crows."""
     _add_tile(B, obs, ob, nadj, tiles, front, g, c, kind)
@@ -137,7 +137,7 @@ def _y(g, c):
     return c // g[GS_SIDE] - g[GS_HALF]
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def fill_obs(obs, g, ss, hands, tiles, front, pool, unseen, players, seat, decision, n_opt, c_tile, c_spawn, c_own,
              c_replaced, c_token, c_pa, c_pb, c_murder, c_crows, c_chooser):
     """The per-decision part of the observation (KRUKI-37): public state, the seat's own token kinds and the
@@ -209,7 +209,7 @@ def _fast(sids, seat, n, g, rng, tracing):
     return -3
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _ask(sids, sparams, users, seat, decision, n, obs, g, ss, hands, tiles, front, pool, unseen, players, rng, work,
          fwork, game_row, trace, trace_len, c_tile, c_spawn, c_own, c_replaced, c_token, c_pa, c_pb, c_murder,
          c_crows, c_chooser):
@@ -240,7 +240,7 @@ def _ask(sids, sparams, users, seat, decision, n, obs, g, ss, hands, tiles, fron
     return i
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _legal_pair_exists(B, a, tiles, nt):
     """KRUKI-25: some source pair has a destination (a tile without a shiny that is not a source)."""
     free = 0
@@ -261,7 +261,7 @@ def _legal_pair_exists(B, a, tiles, nt):
     return False
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _pairs(B, a, tiles, nt, k, obs, at_a, at_b):
     """KRUKI-25 source pairs in canonical order. k >= 0: return the k-th pair; k < 0: write them all to the option
     lists (when at_a >= 0) and return the count."""
