@@ -881,8 +881,9 @@ _CHUNK_SIGNATURE = types.void(
 @njit(_CHUNK_SIGNATURE, cache=True, parallel=True)
 def run_chunk(rp, stack0, tokens0, players, sids, sparams, users, seed, start, count, seat_out, game_out):
     """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns).
-    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
-    blocks = min(count, 256, max(1, (count + 7) // 8))
+    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results.
+    A block's scratch is about 1 MB (the board planes), so a block plays at least 32 games and there are at most 64."""
+    blocks = min(count, 64, max(1, (count + 31) // 32))
     for b in prange(blocks):
         (B, nadj, tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work,
          fwork, rng) = make_scratch(rp, stack0.shape[0], tokens0.shape[0], players)
