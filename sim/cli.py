@@ -5,8 +5,6 @@ as ONE line on stderr and exit status 2; nothing already written is touched.
 """
 from __future__ import annotations
 
-import json
-import os
 import sys
 import warnings
 

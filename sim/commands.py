@@ -8,7 +8,6 @@ import sys
 import click
 
 from sim.cli import UserError, build_config, game_options, main
-from sim.spec import SpecError
 
 
 @main.command("list")

@@ -1,5 +1,8 @@
-"""Shared test helpers: running a game's kernel directly and comparing it with the game's reference."""
-import numpy as np
+"""Shared test helpers: running a game's kernel directly, comparing it with the game's reference, subprocesses."""
+import os
+import signal
+import subprocess
+from contextlib import contextmanager
 
 from sim.engine import configure as make_config, run_chunk  # noqa: F401  (make_config is used by the tests)
 
@@ -26,3 +29,16 @@ def reference_mismatches(config, start, count, limit=5):
         if len(bad) >= limit:
             break
     return bad
+
+
+@contextmanager
+def running(args, **options):
+    """A subprocess (in its own process group) that is killed with all its children when the block ends, so a test
+    that fails while it runs leaves nothing behind."""
+    proc = subprocess.Popen(args, start_new_session=True, **options)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -71,7 +71,7 @@ def test_plan():
     assert code == 0
     n = int(out.split("needs ")[1].split(" games")[0].replace(",", ""))
     lo, hi = wilson(n / 2, n)
-    assert (hi - lo) / 2 <= 0.01 < (lambda l, h: (h - l) / 2)(*wilson((n - 2) / 2, n - 2))
+    assert (hi - lo) / 2 <= 0.01 < (lambda lo_, hi_: (hi_ - lo_) / 2)(*wilson((n - 2) / 2, n - 2))
     code, out, _ = run_cli(["plan", "--precision", "0.002", "straw", "--players", "3"])
     assert code == 0 and "straw with 3 players" in out
 

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
+from tests.helpers import running
 
 GOOD_PLUGIN = '''
 from numba import njit
@@ -190,15 +191,15 @@ def test_out_directory_is_never_overwritten(tmp_path):
 def test_ctrl_c_leaves_a_valid_partial_run(tmp_path):
     out_dir = tmp_path / "partial"
     env = dict(os.environ, PYTHONWARNINGS="ignore")
-    proc = subprocess.Popen([sys.executable, "-m", "sim", "run", "straw", "--n", "500000000", "--players", "4",
-                             "--strategy", "weighted", "--out", str(out_dir), "--save-games", "--chunk-size", "2000",
-                             "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    deadline = time.time() + 60
-    while time.time() < deadline and not any(f.startswith("games.parquet.tmp") for f in _ls(out_dir)):
-        time.sleep(0.2)
-    time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    with running([sys.executable, "-m", "sim", "run", "straw", "--n", "500000000", "--players", "4", "--strategy",
+                  "weighted", "--out", str(out_dir), "--save-games", "--chunk-size", "2000", "-q"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+        deadline = time.time() + 60
+        while time.time() < deadline and not any(f.startswith("games.parquet.tmp") for f in _ls(out_dir)):
+            time.sleep(0.2)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err.decode()
     manifest = json.loads((out_dir / "manifest.json").read_text())
     assert manifest["status"] == "partial" and 0 < manifest["n_games"] < 500000000

@@ -12,7 +12,7 @@ import pytest
 
 from sim.engine import run_games
 from sim.registry import get_game
-from tests.helpers import make_config
+from tests.helpers import make_config, running
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -94,15 +94,15 @@ def test_both_scheduler_and_workers_is_refused():
 
 def test_ctrl_c_on_a_cluster_run_leaves_a_valid_partial_run(tmp_path):
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "sim", "run", "straw", "--n", "50000000", "--workers", "2",
-                             "--chunk-size", "20000", "--strategy", "weighted", "--out", str(out), "--save-games",
-                             "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
-    while time.time() < deadline and len(os.listdir(out / "games") if (out / "games").is_dir() else []) < 4:
-        time.sleep(0.5)
-    time.sleep(2)
-    proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=120)
+    with running([sys.executable, "-m", "sim", "run", "straw", "--n", "50000000", "--workers", "2", "--chunk-size",
+                  "20000", "--strategy", "weighted", "--out", str(out), "--save-games", "-q"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        deadline = time.time() + 120
+        while time.time() < deadline and len(os.listdir(out / "games") if (out / "games").is_dir() else []) < 4:
+            time.sleep(0.5)
+        time.sleep(2)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
     assert proc.returncode == 130
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "partial" and manifest["backend"] == "dask" and manifest["workers"] == 2

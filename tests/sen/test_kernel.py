@@ -69,7 +69,8 @@ def _label(c):
     return f"{c[0]}p-{'+'.join(c[1]) or 'sen'}-{'set' if c[2] else 'dflt'}-{c[3].split(':')[0]}"
 
 
-@pytest.mark.parametrize("players,variants,sets,strategy,games", RANDOM_CONFIGS, ids=[_label(c) for c in RANDOM_CONFIGS])
+@pytest.mark.parametrize("players,variants,sets,strategy,games", RANDOM_CONFIGS,
+                         ids=[_label(c) for c in RANDOM_CONFIGS])
 def test_random_games_equal_reference(players, variants, sets, strategy, games):
     cfg = make_config(SPEC, players, strategy, variants, sets, seed=players * 1000 + len(variants))
     assert reference_mismatches(cfg, 17, games) == []

@@ -1,5 +1,4 @@
 """Every worked scenario of shared/rules/straw.md §10 (STRAW-S1..S7), on the reference and on the kernel."""
-import numpy as np
 import pytest
 
 from sim.games.straw import reference as ref
