@@ -10,11 +10,11 @@ import warnings
 
 from numba import njit, types
 
-# Plug-ins go through numba's first-class function types, which it labels experimental; the warning is noise here.
-warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-
 from sim.jit import kernel_njit
 from sim.spec import MAX_SEATS, WIN_SCALE
+
+# Plug-ins go through numba's first-class function types, which it labels experimental; the warning is noise here.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 USER_SIGNATURE = types.int64(types.int32[::1], types.float64[::1], types.uint64[::1])
 USER_FN_TYPE = types.FunctionType(USER_SIGNATURE)

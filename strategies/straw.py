@@ -14,7 +14,6 @@ Observation layout, int32[OBS_SIZE]:
   n_legal(1) legal_codes(10: the distinct legal codes, ascending)
 `top_kind` is the resolved effect of the last card on the Camel: 0 none (empty), 1 ADD, 2 SUB, 3 LAMP, 4 REV.
 """
-import numpy as np
 
 from sim.jit import kernel_njit
 from sim.rng import below

@@ -825,7 +825,7 @@ def play_turn(st):
 
 def run_race(st):
     """RACE-16, RACE-33, RACE-35: turns alternate until the end condition (or the cap)."""
-    S, O = st.start, 1 - st.start
+    S, O = st.start, 1 - st.start  # noqa: E741  (S starts, O is the other seat, as in the rules text)
     while True:
         final = bool(st.track.done[S])  # this turn is O's final turn
         if not final and st.turns >= st.p["max_turns"]:  # RACE-35
@@ -843,7 +843,7 @@ def run_race(st):
 
 def adjudicate(st):
     """RACE-33..36: (shares in sixtieths via rank_and_win60 keys, winner or −1, tie-break info)."""
-    t, S, O = st.track, st.start, 1 - st.start
+    t, S, O = st.track, st.start, 1 - st.start  # noqa: E741
     info = {"tiebreak_decided": 0, "final_turn_finish": 0, "equal_hands": False}
     if st.game["truncated"]:  # RACE-35: smaller rem wins
         keys = [-rem(t, 0), -rem(t, 1)]

@@ -45,7 +45,8 @@ X_SIZE = 13
 END_FINAL, END_CALL, END_DECK_OUT, END_CAP = 1, 2, 3, 4
 NONE = -1  # "no card" (a draw that found nothing)
 
-# Trace event kinds (decoded by describe_event in __init__.py): each event is TRACE_WIDTH int32s, [kind, a, b, c, d, e, f, g].
+# Trace event kinds (decoded by describe_event in __init__.py): each event is TRACE_WIDTH int32s,
+# [kind, a, b, c, d, e, f, g].
 EV_ROUND_START = 1  # round, first player, face-down count, face-up top
 EV_DEAL = 2  # seat, slot cards 0..5 (-1 padded)
 EV_TURN = 3  # seat, turn number in the round (1-based), final turn flag

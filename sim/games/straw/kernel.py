@@ -13,8 +13,9 @@ from sim.games.straw.rules import ERROR_ILLEGAL, GAME_COLUMNS, MAX_HAND, PARAMS,
 from sim.spec import GAME_BASE, SEAT_BASE
 from strategies.straw import (ACTION_BASE, COPY, K_ADD, K_LAMP, K_NONE, K_REV, K_SUB, LAMP, O_BREAK_AT, O_CLAMP,
                               O_DEALER, O_DIRECTION, O_HAND, O_HAND_LEN, O_HAND_SIZES, O_LAMP_MAX, O_LAMP_MIN,
-                              O_LEGAL, O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT, O_STACK_LEN, O_T, O_TOP_KIND,
-                              O_TOP_VALUE, O_TOTALS, OBS_SIZE, RANDOM, REVERSE, STRAW, choose_builtin, choose_random, hand_value)
+                              O_LEGAL, O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT,
+                              O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE, RANDOM, REVERSE, STRAW,
+                              choose_builtin, choose_random, hand_value)
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
 (R_BREAK_AT, R_HAND_SIZE, R_ITEM_MIN, R_ITEM_MAX, R_ITEM_COPIES, R_CARPET_MIN, R_CARPET_MAX, R_CARPET_COPIES,
@@ -28,7 +29,8 @@ S_SCORE, S_BREAKS, S_STRAW_BREAKS, S_ZERO, S_NEG, S_BEST = (
     _SEAT[k] for k in ("score", "breaks", "straw_breaks", "zero_rounds", "negative_rounds", "best_round"))
 (G_ERROR, G_FIRST_DEALER, G_ROUNDS, G_CAPPED, G_NORMAL, G_STRAW, G_STALLS, G_FORCED, G_BREAK_SUM, G_OVER_SUM,
  G_BC_ITEM, G_BC_LAMP, G_BC_COPY, G_TURNS, G_PASSES, G_EXACT, G_STRAW_CHANCES, G_STRAW_DECLINED, G_P_REV, G_P_COPY,
- G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT, G_LEAD_CHANGES) = (_GAME[k] for k in GAME_BASE + GAME_COLUMNS)
+ G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT, G_LEAD_CHANGES) = (
+    _GAME[k] for k in GAME_BASE + GAME_COLUMNS)
 
 # Trace event kinds (docs/trace.md): each event is TRACE_WIDTH int32s, [kind, a, b, c, d, e, f, g].
 EV_ROUND, EV_DEAL, EV_PLAY, EV_PASS, EV_ROUND_END, EV_DRAW = 1, 2, 3, 4, 5, 6

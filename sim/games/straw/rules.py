@@ -61,7 +61,8 @@ RATIOS = (
     Ratio("mean_round_score", "score", "rounds_played", per_seat=True),
 )
 ERROR_ILLEGAL = 1
-ERROR_CODES = {ERROR_ILLEGAL: "a strategy chose an illegal action (a card it may not play, or a Lamp value out of range)"}
+ERROR_CODES = {ERROR_ILLEGAL: "a strategy chose an illegal action (a card it may not play, or a Lamp value out of "
+                              "range)"}
 
 
 def hand_value(code):
