@@ -240,19 +240,25 @@ def _bump(gain, c, v, track, mark, tl):
 
 
 @kernel_njit(inline="always", _nrt=False)
+def _share(K, c, k, m_other, eqcnt, eqtr, n):
+    """Crows a group of n sends to a new shiny on c at distance k, when its nearest shiny in the other directions is
+    at m_other (eqcnt of them there, eqtr of those on TRINKETS): all of them if c is nearer, a split on a tie
+    (TRINKETS first), none beyond (KRUKI-26)."""
+    if k < m_other:
+        return n
+    tr = eqtr + (1 if K[c] == TRINKETS else 0)
+    if tr > 0:
+        return div_small(n, tr) if K[c] == TRINKETS else 0
+    return div_small(n, 1 + eqcnt)
+
+
+@kernel_njit(inline="always", _nrt=False)
 def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign, track, mark, tl):
     """Add to gain[s] the crows the group on t (n crows) would send to a new shiny at s, for every s on its ray d."""
     c = t + d
     k = 1
     while k < limit and k <= m_other and K[c] != GAP:
-        if k < m_other:
-            q = n
-        else:  # tied with eqcnt shinies in other directions (eqtr of them on TRINKETS)
-            tr = eqtr + (1 if K[c] == TRINKETS else 0)
-            if tr > 0:
-                q = div_small(n, tr) if K[c] == TRINKETS else 0
-            else:
-                q = div_small(n, 1 + eqcnt)
+        q = _share(K, c, k, m_other, eqcnt, eqtr, n)
         if q > 0:
             _bump(gain, c, sign * q, track, mark, tl)
         c += d
@@ -287,14 +293,7 @@ def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign, track, mar
     c = x0
     k = k0
     while k <= m_other and K[c] != GAP and K[c] != JUNK:
-        if k < m_other:
-            q = n
-        else:
-            tr = eqtr + (1 if K[c] == TRINKETS else 0)
-            if tr > 0:
-                q = div_small(n, tr) if K[c] == TRINKETS else 0
-            else:
-                q = div_small(n, 1 + eqcnt)
+        q = _share(K, c, k, m_other, eqcnt, eqtr, n)
         if q > 0:
             _bump(gain, c, sign * q, track, mark, tl)
         c += d

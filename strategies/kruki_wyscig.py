@@ -359,6 +359,15 @@ def _strands_gap(done, g1, g2, gap):
     return g1 == -1 or (g1 == gap and g2 == -1)
 
 
+@kernel_njit(inline="always")
+def _slide_allowed(obs, j, lane, d0, a1, a2, d1, b1, b2):
+    """RACE-30: may column j's card slide in `lane` — no loop beside it, and no runner stranded by the gap?"""
+    if loop_exists(obs, lane, j - 1) or loop_exists(obs, lane, j):
+        return False
+    gap = 2 * j + 1 if lane == LANE_A else 2 * j
+    return not (_strands_gap(d0, a1, a2, gap) or _strands_gap(d1, b1, b2, gap))
+
+
 # ---- legal targets (RACE-23..32), each in §5 canonical order --------------------------------------------------------
 
 @kernel_njit()
@@ -411,13 +420,9 @@ def list_targets(obs, opt, out, off, tord):
             if c == -1 or obs[O_COL_SHIFT + j - 1] != HOME or occupied(obs, c):
                 continue
             for lane in range(2):
-                if loop_exists(obs, lane, j - 1) or loop_exists(obs, lane, j):
-                    continue
-                gap = 2 * j + 1 if lane == LANE_A else 2 * j
-                if _strands_gap(d0, a1, a2, gap) or _strands_gap(d1, b1, b2, gap):
-                    continue
-                out[off + k] = play_option(OPT_SLIDE, c, lane)
-                k += 1
+                if _slide_allowed(obs, j, lane, d0, a1, a2, d1, b1, b2):
+                    out[off + k] = play_option(OPT_SLIDE, c, lane)
+                    k += 1
     return k
 
 
@@ -435,10 +440,7 @@ def any_target(obs, opt):
             if c == -1 or obs[O_COL_SHIFT + j - 1] != HOME or occupied(obs, c):
                 continue
             for lane in range(2):
-                if loop_exists(obs, lane, j - 1) or loop_exists(obs, lane, j):
-                    continue
-                gap = 2 * j + 1 if lane == LANE_A else 2 * j
-                if not (_strands_gap(d0, a1, a2, gap) or _strands_gap(d1, b1, b2, gap)):
+                if _slide_allowed(obs, j, lane, d0, a1, a2, d1, b1, b2):
                     return True
         return False
     if opt == OPT_SWAP:
