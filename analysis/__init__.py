@@ -1,1 +1,1 @@
-"""Statistics over merged run aggregates and per-game rows (DESIGN §6)."""
+"""Statistics over merged run aggregates and per-game rows (docs/architecture.md §6)."""

@@ -1,2 +1,2 @@
 """Figures (matplotlib, inline SVG) and the self-contained HTML report (Jinja2) of runs, comparisons, sweeps and
-tournaments (DESIGN §6)."""
+tournaments (docs/architecture.md §6)."""

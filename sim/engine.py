@@ -1,7 +1,7 @@
 """Batch runner: splits n games into chunks, runs each chunk in one parallel kernel call, merges exact aggregates.
 
 The engine knows no game by name: it reads everything from the game's `GameSpec`. Game i of a run always plays from
-stream (seed, i), so results do not depend on threads, chunk sizes, workers or backend (DESIGN §3, §5).
+stream (seed, i), so results do not depend on threads, chunk sizes, workers or backend (docs/architecture.md §3, §5).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Several configurations played on the same games: compare (paired differences), sweep and tournament.
 
 Every configuration plays games 0..n-1 of the same seed, chunk by chunk in lock-step, so game i of every
-configuration starts from the same random stream (common random numbers, DESIGN §3) and differences per game are
+configuration starts from the same random stream (common random numbers, docs/architecture.md §3) and differences per game are
 paired. Paired sums are integers (win shares × 60), so they merge exactly like every aggregate.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Counter-based random streams: one independent stream per (run seed, game index).
 
 Every game draws only from its own stream, so a game's outcome depends on nothing but the run seed, its index and
-the rules/strategies — never on threads, chunking or workers (DESIGN §3).
+the rules/strategies — never on threads, chunking or workers (docs/architecture.md §3).
 
 The generator is SplitMix64 (Steele, Lea & Flood 2014): the state is a 64-bit counter advanced by the golden gamma,
 each output is the counter passed through a bijective mixer. The stream start is the mixer applied to the seed and

@@ -1,6 +1,6 @@
 """Who plays each seat: parsing `--strategy` specs, strategy parameters, and user plug-in files.
 
-Syntax (DESIGN §4): one spec for all seats or a comma list, one per seat; a spec is `name` or
+Syntax (docs/architecture.md §4): one spec for all seats or a comma list, one per seat; a spec is `name` or
 `name:param=value:param=value`; a plug-in is `FILE.py:FUNCTION` (optionally followed by `:param=value`).
 `--set name.param=value` sets a parameter for every seat playing strategy `name`.
 """

@@ -1,7 +1,7 @@
 """The contract between the engine and a game: what a game declares so that `sim` can run it without knowing it.
 
 A game package `sim/games/<id>/` exposes `SPEC: GameSpec` in its `__init__`. The engine, the CLI, the analysis
-and the reports only ever talk to a game through its spec (DESIGN §1: `engine.py` knows no game by name).
+and the reports only ever talk to a game through its spec (docs/architecture.md §1: `engine.py` knows no game by name).
 
 Outputs of every kernel (and of every reference `play_game`) are integers only, so merging is exact:
 - per seat, columns `SEAT_BASE` first — `score`, `rank` (1 = best, ties share the better rank), `win60` (win share

@@ -1,4 +1,4 @@
-"""Crows (`kruki`) heuristic players (shared/rules/kruki.md §9), the observation they decide from, and the flight
+"""Crows (`kruki`) heuristic players (docs/rules/kruki.md §9), the observation they decide from, and the flight
 primitives (KRUKI-26, 28, 30) that the kernel and every strategy share.
 
 The plug-in contract

@@ -1,4 +1,4 @@
-"""Kruki / Odin's Ravens heuristic players (shared/rules/kruki-wyscig.md §9), the observation they decide from, and
+"""Kruki / Odin's Ravens heuristic players (docs/rules/kruki-wyscig.md §9), the observation they decide from, and
 the njit track model (RACE-9..32) that the kernel and the strategies share.
 
 Plug-in contract (docs/plugins.md, docs/games/kruki-wyscig.md "Plug-in strategies"): a strategy is called as

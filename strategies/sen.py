@@ -1,4 +1,4 @@
-"""Sen heuristic players (shared/rules/sen.md §9) and the observation they decide from — the plug-in contract.
+"""Sen heuristic players (docs/rules/sen.md §9) and the observation they decide from — the plug-in contract.
 
 A strategy is called as `choose(obs, params, rng) -> action` at every decision of §5 (SEN-22..25), where
 - `obs` is the int32 observation below: the public record plus the player's own private information (its knowledge

@@ -1,4 +1,4 @@
-"""Skrzaty heuristic players (shared/rules/skrzaty.md §9) and the observation they decide from.
+"""Skrzaty heuristic players (docs/rules/skrzaty.md §9) and the observation they decide from.
 
 This module is the plug-in contract for Skrzaty: a strategy is called as `choose(obs, params, rng) -> action` where
 - `obs` is the int32 observation laid out below: public state plus the deciding player's own hand and returned

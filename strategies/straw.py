@@ -1,4 +1,4 @@
-"""Straw heuristic players (shared/rules/straw.md §9) and the observation they decide from.
+"""Straw heuristic players (docs/rules/straw.md §9) and the observation they decide from.
 
 A strategy is called as `choose(obs, params, rng) -> action` where
 - `obs` is the int32 observation below: public state plus the player's own hand, nothing hidden (§5);

@@ -1,4 +1,4 @@
-"""Every worked scenario of shared/rules/kruki.md §10 (KRUKI-S1..S8), against the reference, on injected boards."""
+"""Every worked scenario of docs/rules/kruki.md §10 (KRUKI-S1..S8), against the reference, on injected boards."""
 import pytest
 
 from sim.games.kruki import reference as ref

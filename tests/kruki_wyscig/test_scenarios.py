@@ -1,4 +1,4 @@
-"""§10 worked scenarios of shared/rules/kruki-wyscig.md and every action on small tracks, against the reference.
+"""§10 worked scenarios of docs/rules/kruki-wyscig.md and every action on small tracks, against the reference.
 
 The helpers at the top (small tracks, injected states, scripted strategies) are also used by the property tests.
 """

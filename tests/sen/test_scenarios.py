@@ -1,4 +1,4 @@
-"""Every worked scenario of §10 of shared/rules/sen.md (SEN-S1..S7), as injected states with scripted actions."""
+"""Every worked scenario of §10 of docs/rules/sen.md (SEN-S1..S7), as injected states with scripted actions."""
 from collections import Counter
 
 import pytest

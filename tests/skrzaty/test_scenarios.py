@@ -1,4 +1,4 @@
-"""Every worked scenario of shared/rules/skrzaty.md §10 against the reference (injected states, scripted actions)."""
+"""Every worked scenario of docs/rules/skrzaty.md §10 against the reference (injected states, scripted actions)."""
 import pytest
 
 from sim.games.skrzaty import reference as ref

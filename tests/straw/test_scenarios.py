@@ -1,4 +1,4 @@
-"""Every worked scenario of shared/rules/straw.md §10 (STRAW-S1..S7), on the reference and on the kernel."""
+"""Every worked scenario of docs/rules/straw.md §10 (STRAW-S1..S7), on the reference and on the kernel."""
 import pytest
 
 from sim.games.straw import reference as ref

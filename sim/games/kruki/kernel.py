@@ -1,4 +1,4 @@
-"""Crows (`kruki`) rules as njit code over flat integer arrays (shared/rules/kruki.md); mirrors reference.py draw
+"""Crows (`kruki`) rules as njit code over flat integer arrays (docs/rules/kruki.md); mirrors reference.py draw
 for draw (its module docstring lists the draw order and the canonical option orders).
 
 One compiled kernel serves every variant: the rules arrive as the int64 parameter vector `rp` (rules.PARAMS order,

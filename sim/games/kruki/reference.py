@@ -1,4 +1,4 @@
-"""Crows (`kruki`): the readable pure-Python rules (shared/rules/kruki.md), for differential tests and explanations.
+"""Crows (`kruki`): the readable pure-Python rules (docs/rules/kruki.md), for differential tests and explanations.
 
 Layout
 ------

@@ -1,6 +1,6 @@
 """Crows (`kruki`): rule parameters, variants, strategies, output columns and default data.
 
-Everything here is plain data built from the rule parameters (shared/rules/kruki.md §7); the rules themselves live
+Everything here is plain data built from the rule parameters (docs/rules/kruki.md §7); the rules themselves live
 in `reference.py` (and later `kernel.py`). Integer codes below are shared by the reference and the kernel.
 """
 from __future__ import annotations

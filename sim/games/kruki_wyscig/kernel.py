@@ -1,4 +1,4 @@
-"""Kruki / Odin's Ravens rules as njit code over flat integer arrays (shared/rules/kruki-wyscig.md, ids RACE-n);
+"""Kruki / Odin's Ravens rules as njit code over flat integer arrays (docs/rules/kruki-wyscig.md, ids RACE-n);
 mirrors reference.py draw for draw (its module docstring lists the draw order).
 
 The track is the linked list of field records of RACE-10/11, kept *inside the observation array* `obs`

@@ -1,4 +1,4 @@
-"""Kruki / Odin's Ravens in plain Python: the readable rules (shared/rules/kruki-wyscig.md, ids RACE-n), for
+"""Kruki / Odin's Ravens in plain Python: the readable rules (docs/rules/kruki-wyscig.md, ids RACE-n), for
 differential tests against the kernel and for explaining surprising results.
 
 Data model (RACE-10..12). The track is one doubly linked list of field records in α order

@@ -1,5 +1,5 @@
 """Kruki / Odin's Ravens rules data: parameters, variants, strategies, output columns and the default components
-(shared/rules/kruki-wyscig.md §1, §6–§9). Rule ids RACE-n refer to that file.
+(docs/rules/kruki-wyscig.md §1, §6–§9). Rule ids RACE-n refer to that file.
 """
 from math import comb
 

@@ -1,4 +1,4 @@
-"""Sen — readable pure-Python reference rules (shared/rules/sen.md; rule ids `SEN-<n>` in comments).
+"""Sen — readable pure-Python reference rules (docs/rules/sen.md; rule ids `SEN-<n>` in comments).
 
 This is the file to read when a Sen result surprises you. It is independent of the numba kernel, which must
 reproduce it exactly: the same `(seed, game_index)` gives the same game in both.

@@ -1,4 +1,4 @@
-"""Sen rules data: parameters, variants, strategies, output columns and the deck (shared/rules/sen.md §1, §6–§9).
+"""Sen rules data: parameters, variants, strategies, output columns and the deck (docs/rules/sen.md §1, §6–§9).
 
 Card codes (SEN-1): 0–9 number cards of that many ravens, then the three specials TAKE2, PEEK, SWAP. UNKNOWN (−1)
 marks a slot a player does not know in a knowledge table (SEN-22).
@@ -80,7 +80,7 @@ STRATEGIES = (
     StrategyInfo("memory", 2, "whole knowledge table and card counting: gains, targeted peeks and swaps (§9.3)",
                  {"take_gain": 1.0, "swap_gain": 2.0, "call_at": 10.0, "opp_unknown": 3.0}),
 )
-# The strongest shipped heuristic at its default parameters (DESIGN §4), by a round robin through the kernel over
+# The strongest shipped heuristic at its default parameters (docs/architecture.md §4), by a round robin through the kernel over
 # every seat assignment: head to head threshold wins 56/44 (2 players), 37/29 per seat (3), 28/22 (4), under Sen
 # and rat-a-tat-cat rules alike; with random seats mixed in, 4 players: threshold 0.390, memory 0.357, random 0.003
 # per seat. (memory only wins fields with a random seat in them, and with call_at = 6..8.)

@@ -1,4 +1,4 @@
-"""Skrzaty rules as njit code over flat integer arrays (shared/rules/skrzaty.md); mirrors reference.py draw for draw.
+"""Skrzaty rules as njit code over flat integer arrays (docs/rules/skrzaty.md); mirrors reference.py draw for draw.
 
 One compiled kernel serves every variant and every data file: the rules arrive as the int64 parameter vector `rp`
 (layout `R_*`, the order of `rules.PARAMS`) and the data tables built by `kernel_data` in `__init__.py`:

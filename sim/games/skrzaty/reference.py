@@ -1,4 +1,4 @@
-"""Skrzaty: the readable pure-Python reference rules (shared/rules/skrzaty.md), for differential tests against the
+"""Skrzaty: the readable pure-Python reference rules (docs/rules/skrzaty.md), for differential tests against the
 kernel and to explain a surprising result. Rule ids are cited as `# SKRZATY-n`.
 
 Entry point

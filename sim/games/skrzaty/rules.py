@@ -1,4 +1,4 @@
-"""Skrzaty: parameters, variants, strategies, output columns and the data tables (shared/rules/skrzaty.md).
+"""Skrzaty: parameters, variants, strategies, output columns and the data tables (docs/rules/skrzaty.md).
 
 Everything here is plain Python data that both the readable reference (`reference.py`) and the later numba kernel
 read. The reconstructed tables (city cards, reward cards, reward spaces, the End tile, Bonus tokens) are CSV files in
@@ -87,7 +87,7 @@ STRATEGIES = (
                  dict(WEIGHTED_DEFAULTS)),
 )
 STRATEGY_NAMES = tuple(s.name for s in STRATEGIES)
-DEFAULT_STRATEGY = "weighted"  # the strongest in the round robin (docs/games/skrzaty.md, DESIGN §4)
+DEFAULT_STRATEGY = "weighted"  # the strongest in the round robin (docs/games/skrzaty.md, docs/architecture.md §4)
 
 # ---------------------------------------------------------------------------------------------------- outputs
 CARD_COLOUR_COLUMNS = tuple(f"cards_{c}" for c in COLOURS)  # cards_by_colour[5]: cards played

@@ -1,4 +1,4 @@
-"""Straw — The Game that Broke the Camel's Back (shared/rules/straw.md)."""
+"""Straw — The Game that Broke the Camel's Back (docs/rules/straw.md)."""
 import numpy as np
 
 from sim.spec import GameSpec

@@ -1,4 +1,4 @@
-"""Straw rules as njit code over flat integer arrays (shared/rules/straw.md); mirrors reference.py draw for draw.
+"""Straw rules as njit code over flat integer arrays (docs/rules/straw.md); mirrors reference.py draw for draw.
 
 One compiled kernel serves every variant: the rules arrive as the int64 parameter vector `rp` (layout `R_*`, the
 order of `rules.PARAMS`) and the canonical deck. Strategies see only the observation (`strategies.straw`).

@@ -1,4 +1,4 @@
-"""Straw in plain Python: the readable rules (shared/rules/straw.md), for differential tests and explanations.
+"""Straw in plain Python: the readable rules (docs/rules/straw.md), for differential tests and explanations.
 
 Draw order from the game's stream (the kernel draws identically):
 1. `below(N)` picks the first dealer (STRAW-2).

@@ -1,4 +1,4 @@
-"""Straw rules data: parameters, variants, strategies, output columns and the deck (shared/rules/straw.md §1, §6–§9)."""
+"""Straw rules data: parameters, variants, strategies, output columns and the deck (docs/rules/straw.md §1, §6–§9)."""
 from sim.spec import Param, Ratio, SpecError, StrategyInfo, Variant
 
 VERSION = "1"
