@@ -20,7 +20,10 @@ def _numba_cache_dir():
     sources = [os.path.join(here, name) for name in ("rng.py", "jit.py", "kernel_util.py", "spec.py")]
     games = os.path.join(here, "games")
     for game in sorted(os.listdir(games)):
-        sources += [os.path.join(games, game, name) for name in ("kernel.py", "rules.py")]
+        folder = os.path.join(games, game)
+        if os.path.isdir(folder):
+            sources += [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")
+                        and not name.startswith(("reference", "events"))]
     strategies = os.path.join(os.path.dirname(here), "strategies")
     sources += [os.path.join(strategies, name) for name in sorted(os.listdir(strategies)) if name.endswith(".py")]
     digest = hashlib.sha1()

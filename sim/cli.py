@@ -69,7 +69,7 @@ def game_options(f=None, *, several_players=False):
                               "FILE.py:FUNC."),
             click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
                          help="Run seed; game i always plays from stream (seed, i)."),
-            *data_options(),
+            data_option(),
         ]
         for option in reversed(options):
             f = option(f)
@@ -77,36 +77,36 @@ def game_options(f=None, *, several_players=False):
     return decorate(f) if f is not None else decorate
 
 
+def data_option():
+    """--data TABLE=FILE: a game's editable data table (its names: `sim list GAME`) from the user's file."""
+    return click.option("--data", "data", multiple=True, metavar="TABLE=FILE", expose_value=False,
+                        callback=_remember_data,
+                        help="Use FILE instead of the shipped data table TABLE (games with tables: sim list GAME); "
+                             "repeatable.")
+
+
 def _remember_data(ctx, param, value):
-    if value is not None:
-        ctx.meta.setdefault("sim_data", {})[param.opts[0][2:]] = value
+    ctx.meta["sim_data"] = tuple(value or ())
     return value
 
 
-def data_options():
-    """--cards FILE and the other data-table options of the games (registry.DATA_OPTIONS)."""
-    from sim.registry import DATA_OPTIONS
-    return [click.option(f"--{name}", default=None, expose_value=False, callback=_remember_data, metavar="FILE",
-                         help=f"A {game} data table to use instead of the shipped one (docs/games/{game}.md).")
-            for name, game in DATA_OPTIONS.items()]
+def with_data_options(f):
+    return data_option()(f)
 
 
 def data_paths_given(game):
-    """The data tables given on the command line, keyed as the game's load_data expects."""
-    from sim.registry import DATA_OPTIONS
-    given = click.get_current_context().meta.get("sim_data", {})
+    """--data TABLE=FILE values of the current command -> {table: file}, checked against the game's tables."""
     out = {}
-    for option, path in given.items():
-        if option not in game.data_options:
-            raise SpecError(f"{game.id} takes no --{option} (a data table of {DATA_OPTIONS[option]})")
-        out[game.data_options[option]] = path
+    for item in click.get_current_context().meta.get("sim_data", ()):
+        table, sep, path = item.partition("=")
+        table, path = table.strip(), path.strip()
+        if not sep or not table or not path:
+            raise SpecError(f"malformed --data '{item}'; expected TABLE=FILE")
+        if table not in game.data_tables:
+            accepted = ", ".join(game.data_tables) or "none"
+            raise SpecError(f"{game.id} has no data table '{table}'; its tables: {accepted}")
+        out[table] = path
     return out
-
-
-def with_data_options(f):
-    for option in reversed(data_options()):
-        f = option(f)
-    return f
 
 
 def split_variants(items):

@@ -41,7 +41,7 @@ class RunConfig:
 
     def data_files(self):
         """Every data table the run uses: the user's, else the shipped default (for manifests and reports)."""
-        return {**self.game.default_paths, **self.data_paths}
+        return {**self.game.data_tables, **self.data_paths}
 
     def describe(self):
         """Plain data that rebuilds this configuration in another process (`rebuild`)."""
@@ -67,10 +67,10 @@ def configure(game, players=None, strategies=None, variants=(), sets=None, seed=
     variants = tuple(variants)
     params = game.resolve_params(players, variants, sets or {})
     data_paths = {k: os.path.abspath(v) for k, v in (data_paths or {}).items()}
-    unknown = [k for k in data_paths if k not in game.default_paths]
+    unknown = [k for k in data_paths if k not in game.data_tables]
     if unknown:
-        accepted = ", ".join("--" + o for o in game.data_options) or "none"
-        raise SpecError(f"{game.id} has no data table '{unknown[0]}'; its data options: {accepted}")
+        accepted = ", ".join(game.data_tables) or "none"
+        raise SpecError(f"{game.id} has no data table '{unknown[0]}'; its tables: {accepted}")
     data = game.load_data(data_paths) if game.load_data is not None else None
     seats = parse_strategies(game, strategies, players, strategy_sets)
     config = RunConfig(game, players, params, seats, seed, variants, dict(sets or {}), data_paths, data)

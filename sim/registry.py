@@ -1,39 +1,39 @@
-"""Game id or alias -> GameSpec. Game packages are imported on first use, so a run loads only its own kernel."""
-import importlib
+"""Game id or alias -> GameSpec. Ids, aliases and data tables come from each game's rules module; a game's kernel
+is imported only when a run needs it, so `sim list` and `sim --help` load no kernel."""
+from functools import lru_cache
 
-from sim.spec import SpecError
+from sim.spec import SpecError, load_spec
 
-# id -> (package, aliases). A game appears here once its kernel, reference and strategies are in.
-_GAMES = {
-    "straw": ("sim.games.straw", ()),
-    "skrzaty": ("sim.games.skrzaty", ()),
-    "sen": ("sim.games.sen", ("rat-a-tat-cat",)),
-    "kruki": ("sim.games.kruki", ("crows",)),
-    "kruki-wyscig": ("sim.games.kruki_wyscig", ("odins-ravens",)),
-}
-# Data-table options of the games (`--cards FILE`), known without importing the games; each game's spec maps them.
-DATA_OPTIONS = {"cards": "skrzaty", "reward-cards": "skrzaty", "reward-spaces": "skrzaty", "end-tile": "skrzaty",
-                "tokens": "skrzaty"}
+# The game packages. Adding a game is one line here (docs/adding-a-game.md).
+PACKAGES = ("sim.games.straw", "sim.games.skrzaty", "sim.games.sen", "sim.games.kruki", "sim.games.kruki_wyscig")
+
+
+@lru_cache(maxsize=None)
+def _specs():
+    specs = {}
+    for package in PACKAGES:
+        spec = load_spec(package)
+        specs[spec.id] = spec
+    return specs
 
 
 def game_ids():
-    return list(_GAMES)
+    return list(_specs())
 
 
 def canonical_id(name):
-    key = name.strip().lower()
-    for gid, (_, aliases) in _GAMES.items():
-        if key == gid or key in aliases:
-            return gid
-    names = ", ".join(f"{g} (alias {', '.join(a)})" if a else g for g, (_, a) in _GAMES.items())
+    key = str(name).strip().lower()
+    for spec in _specs().values():
+        if key == spec.id or key in spec.aliases:
+            return spec.id
+    names = ", ".join(f"{s.id} (alias {', '.join(s.aliases)})" if s.aliases else s.id for s in _specs().values())
     raise SpecError(f"unknown game '{name}'; accepted: {names}")
 
 
 def get_game(name):
     """The GameSpec of a game id or alias."""
-    package, _ = _GAMES[canonical_id(name)]
-    return importlib.import_module(package).SPEC
+    return _specs()[canonical_id(name)]
 
 
 def all_games():
-    return [get_game(g) for g in _GAMES]
+    return list(_specs().values())

@@ -162,9 +162,8 @@ def reproduce_command(config, n, command="run", extra=()):
         parts += ["--variant", v]
     for name, value in config.sets.items():
         parts += ["--set", f"{name}={value}"]
-    options = {key: option for option, key in config.game.data_options.items()}
-    for key, path in config.data_paths.items():
-        parts += [f"--{options[key]}", path]
+    for table, path in config.data_paths.items():
+        parts += ["--data", f"{table}={path}"]
     labels = [s.label for s in config.seats]
     parts += ["--strategy", labels[0] if len(set(labels)) == 1 else ",".join(labels)]
     if n is not None:

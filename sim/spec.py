@@ -1,7 +1,8 @@
 """The contract between the engine and a game: what a game declares so that `sim` can run it without knowing it.
 
-A game package `sim/games/<id>/` exposes `SPEC: GameSpec` in its `__init__`. The engine, the CLI, the analysis
-and the reports only ever talk to a game through its spec (docs/architecture.md §1: `engine.py` knows no game by name).
+A game package `sim/games/<id>/` is described by a `GameSpec` that `load_spec` builds from its modules' conventional
+names (docs/adding-a-game.md). The engine, the CLI, the analysis and the reports only ever talk to a game through its
+spec: the engine knows no game by name (docs/architecture.md).
 
 Outputs of every kernel (and of every reference `play_game`) are integers only, so merging is exact:
 - per seat, columns `SEAT_BASE` first — `score`, `rank` (1 = best, ties share the better rank), `win60` (win share
@@ -12,6 +13,7 @@ Outputs of every kernel (and of every reference `play_game`) are integers only, 
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -61,6 +63,10 @@ class Ratio:
 
 @dataclass
 class GameSpec:
+    """What the engine knows of a game. Built by `load_spec` from the game package's conventionally named modules,
+    never by hand: the rules module's constants (see `load_spec`) and, loaded on first use so that `sim list` and
+    `sim --help` import no kernel, the kernel, event decoder and reference modules."""
+    package: str  # e.g. "sim.games.straw"
     id: str
     title: str
     version: str  # rules version: bump when the kernel's outcomes change
@@ -78,21 +84,47 @@ class GameSpec:
     ratios: tuple = ()
     error_codes: dict = field(default_factory=dict)  # error code -> meaning
     validate: Callable | None = None  # validate(params dict, players) -> raise SpecError on bad combinations
+    # Editable data tables: table name (as in `--data NAME=FILE`) -> shipped default file.
+    data_tables: dict = field(default_factory=dict)
+    load_data: Callable | None = None  # load_data({table: path}) -> data for kernel_data; SpecError on a bad file
+
+    def _module(self, name):
+        return importlib.import_module(f"{self.package}.{name}")
+
     # The kernel side, called by the engine as
     #   chunk_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, start, count,
     #                seat_out, game_out)
     #   trace_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, game_index,
     #                seat_row, game_row, trace, trace_len)
-    kernel_data: Callable | None = None  # (params, players, data) -> tuple of arrays (rule vector first)
-    chunk_kernel: Callable | None = None
-    trace_kernel: Callable | None = None
-    describe_event: Callable | None = None  # (event row, players) -> dict with "kind", fields and "text"
-    reference: Callable | None = None  # reference play_game(params, players, seed, game_index, strategies)
-    docs: str = ""  # the game's page under docs/games/
-    # Editable data tables: CLI option (without --) -> key of load_data's paths; default_paths: key -> shipped file.
-    data_options: dict = field(default_factory=dict)
-    default_paths: dict = field(default_factory=dict)
-    load_data: Callable | None = None  # load_data(paths by key) -> data for kernel_data; SpecError on a bad file
+    @property
+    def kernel_data(self):  # (params, players, data) -> tuple of arrays (rule vector first)
+        return self._module("kernel").kernel_data
+
+    @property
+    def chunk_kernel(self):
+        return self._module("kernel").run_chunk
+
+    @property
+    def trace_kernel(self):
+        return self._module("kernel").trace_one
+
+    @property
+    def describe_event(self):  # (event row, players) -> dict with "kind", fields and "text"
+        return self._module("events").describe_event
+
+    @property
+    def reference(self):  # play_game(params, players, seed, game_index, strategies) -> GameRecord
+        return self._module("reference").play_game
+
+    @property
+    def docs(self):
+        """The game's designer notes, a path inside the repository."""
+        return f"docs/games/{self.id}.md"
+
+    @property
+    def rules_doc(self):
+        """The authoritative rules spec (rule ids cited in the kernels), a path inside the repository."""
+        return f"docs/rules/{self.id}.md"
 
     @property
     def all_seat_columns(self):
@@ -159,3 +191,22 @@ def rank_and_win60(keys):
     ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
     winners = ranks.count(1)
     return ranks, [WIN_SCALE // winners if r == 1 else 0 for r in ranks]
+
+
+def load_spec(package):
+    """The GameSpec of game package `package` (e.g. "sim.games.straw"), from its modules' conventional names.
+
+    `<package>.rules` defines ID, TITLE, VERSION, ALIASES, MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS, PARAMS,
+    VARIANTS, STRATEGIES, DEFAULT_STRATEGY, SEAT_COLUMNS, GAME_COLUMNS, LENGTH_COLUMN and optionally RATIOS,
+    ERROR_CODES, validate, DATA_TABLES and load_data. `<package>.kernel` defines kernel_data, run_chunk and
+    trace_one; `<package>.events` describe_event; `<package>.reference` play_game (docs/adding-a-game.md).
+    """
+    r = importlib.import_module(f"{package}.rules")
+    return GameSpec(
+        package=package, id=r.ID, title=r.TITLE, version=r.VERSION, aliases=tuple(r.ALIASES),
+        min_players=r.MIN_PLAYERS, max_players=r.MAX_PLAYERS, default_players=r.DEFAULT_PLAYERS,
+        params=tuple(r.PARAMS), variants=tuple(r.VARIANTS), strategies=tuple(r.STRATEGIES),
+        default_strategy=r.DEFAULT_STRATEGY, seat_columns=tuple(r.SEAT_COLUMNS), game_columns=tuple(r.GAME_COLUMNS),
+        length_column=r.LENGTH_COLUMN, ratios=tuple(getattr(r, "RATIOS", ())),
+        error_codes=dict(getattr(r, "ERROR_CODES", {})), validate=getattr(r, "validate", None),
+        data_tables=dict(getattr(r, "DATA_TABLES", {})), load_data=getattr(r, "load_data", None))

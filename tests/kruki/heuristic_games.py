@@ -10,7 +10,9 @@ strategy parameters. `SIM_FULL_DIFF=1` adds 100 standard-tile games per standard
 import itertools
 import os
 
-from sim.games.kruki import SPEC
+from sim.registry import get_game
+
+SPEC = get_game("kruki")
 from tests.helpers import make_config, reference_mismatches
 
 FULL = os.environ.get("SIM_FULL_DIFF") == "1"

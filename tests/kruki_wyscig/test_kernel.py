@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
-from sim.games.kruki_wyscig import SPEC, kernel
+from sim.games.kruki_wyscig import kernel
+from sim.registry import get_game
+
+SPEC = get_game("kruki-wyscig")
 from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies import kruki_wyscig as K

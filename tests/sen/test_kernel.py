@@ -9,7 +9,11 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
-from sim.games.sen import SPEC, describe_event, kernel_data
+from sim.games.sen.events import describe_event
+from sim.games.sen.kernel import kernel_data
+from sim.registry import get_game
+
+SPEC = get_game("sen")
 from sim.games.sen import reference as ref
 from sim.games.sen import rules as R
 from sim.kernel_util import TRACE_WIDTH, default_users

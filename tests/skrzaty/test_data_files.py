@@ -37,7 +37,7 @@ def test_defaults_match_the_rules_file():
     assert gnomes == {2: 24, 3: 36, 4: 48, 5: 63}  # rules §1.5
     assert [v for _, v, _ in d.end_tile.by_players[5]] == [8, 5, 3, 1, 0]
     assert d.tokens.kinds == ("treasure", "helpers", "lantern") and sum(d.tokens.count) == 10
-    assert set(R.DATA_OPTIONS) == {"--cards", "--reward-cards", "--reward-spaces", "--end-tile", "--tokens"}
+    assert set(R.DATA_TABLES) == {"cards", "reward-cards", "reward-spaces", "end-tile", "tokens"}
 
 
 @pytest.mark.parametrize("text, needle", [
@@ -83,14 +83,14 @@ def test_reward_card_errors(tmp_path, text, needle):
 
 def test_reward_card_type_without_spaces(tmp_path):
     path = write(tmp_path, "rc.csv", "players,card,colour,type\n2,1,blue,A\n2,2,red,Z\n")
-    msg = error_of(R.load_data, {"--reward-cards": path})
+    msg = error_of(R.load_data, {"reward-cards": path})
     assert path in msg and "line 3: type Z has no spaces for 2 players" in msg and "accepted types: A, B, C" in msg
 
 
 def test_too_few_reward_cards_for_rounds(tmp_path):
     rows = "".join(f"4,{i},blue,A\n" for i in range(1, 6))
     path = write(tmp_path, "rc.csv", "players,card,colour,type\n" + rows)
-    data = R.load_data({"reward_cards": path})
+    data = R.load_data({"reward-cards": path})
     msg = error_of(R.validate, dict(R.DEFAULT_PARAMS), 4, data)
     assert path in msg and "needs 9 Reward cards for 4 players" in msg and "accepted: rounds 1..4" in msg
     R.validate({**R.DEFAULT_PARAMS, "rounds": 4}, 4, data)
@@ -101,7 +101,7 @@ def test_too_few_reward_cards_for_rounds(tmp_path):
 def test_more_reward_cards_allow_more_rounds(tmp_path):
     rows = "".join(f"2,{i},{R.COLOURS[i % 5]},{'ABC'[i % 3]}\n" for i in range(1, 13))
     path = write(tmp_path, "rc.csv", "players,card,colour,type\n" + rows)
-    data = R.load_data({"reward_cards": path})
+    data = R.load_data({"reward-cards": path})
     rec = ref.play_game({"rounds": 11}, 2, 1, 1, ["builder", "ender"], data=data)
     assert rec.game["error"] == 0 and rec.game["rounds_played"] == 11
     assert sum(rec.seat["rank_count_1"]) == 11
@@ -138,7 +138,7 @@ def test_end_tile_errors(tmp_path, text, needle):
 
 def test_end_tile_missing_player_count(tmp_path):
     path = write(tmp_path, "et.csv", "players,rank,gnomes,vp,bonus\n2,1,0,5,0\n2,2,0,1,0\n")
-    data = R.load_data({"--end-tile": path})
+    data = R.load_data({"end-tile": path})
     msg = error_of(R.validate, dict(R.DEFAULT_PARAMS), 3, data)
     assert path in msg and "no End tile rows for 3 players" in msg
     R.validate(dict(R.DEFAULT_PARAMS), 2, data)
@@ -177,4 +177,4 @@ def test_custom_tokens_and_cards_play(tmp_path):
 
 def test_unknown_data_key():
     msg = error_of(R.load_data, {"--board": "x.csv"})
-    assert "unknown skrzaty data file '--board'" in msg and "--cards" in msg
+    assert "skrzaty has no data table '--board'" in msg and "cards" in msg

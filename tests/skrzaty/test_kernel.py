@@ -8,7 +8,11 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
-from sim.games.skrzaty import SPEC, kernel, kernel_data
+from sim.games.skrzaty import kernel
+from sim.games.skrzaty.kernel import kernel_data
+from sim.registry import get_game
+
+SPEC = get_game("skrzaty")
 from sim.games.skrzaty import reference as ref
 from sim.games.skrzaty import rules as R
 from sim.seats import load_plugin, parse_strategies
@@ -95,8 +99,8 @@ def test_kernel_data_takes_loaded_data_files(tmp_path):
     (tmp_path / "cards.csv").write_text("\n".join(cards) + "\n")
     (tmp_path / "end.csv").write_text("players,rank,gnomes,vp,bonus\n" + "".join(
         f"{p},{k},{k % 2},{p - k},{1 if k == 1 else 0}\n" for p in range(2, 6) for k in range(1, p + 1)))
-    data = R.load_data({"--tokens": str(tmp_path / "tokens.csv"), "--cards": str(tmp_path / "cards.csv"),
-                        "--end-tile": str(tmp_path / "end.csv")})
+    data = R.load_data({"tokens": str(tmp_path / "tokens.csv"), "cards": str(tmp_path / "cards.csv"),
+                        "end-tile": str(tmp_path / "end.csv")})
     seat_out, _ = _run_with_data(data, 4, "random")
     assert seat_out[:, :, SPEC.all_seat_columns.index("finder_fallbacks")].sum() > 0  # 3 tokens run out
     _run_with_data(data, 3, "weighted,builder,high-roller", {"gnome_pool": 50})

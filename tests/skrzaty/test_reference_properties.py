@@ -239,7 +239,7 @@ def test_illegal_action_is_error_1():
 def test_custom_data_argument():
     data = R.load_data()
     a = ref.play_game({}, 4, 3, 3, ["weighted"] * 4, data=data)
-    b = ref.play_game({}, 4, 3, 3, ["weighted"] * 4, data=dict(R.DEFAULT_PATHS))
+    b = ref.play_game({}, 4, 3, 3, ["weighted"] * 4, data=dict(R.DATA_TABLES))
     c = ref.play_game({}, 4, 3, 3, ["weighted"] * 4)
     assert a == b == c
 

@@ -2,7 +2,10 @@
 import numpy as np
 import pytest
 
-from sim.games.straw import SPEC, kernel
+from sim.games.straw import kernel
+from sim.registry import get_game
+
+SPEC = get_game("straw")
 from sim.games.straw.rules import COPY, STRAW, build_deck, hand_value
 from sim.tracing import trace_game
 from tests.helpers import make_config, reference_mismatches

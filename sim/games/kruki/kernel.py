@@ -32,6 +32,7 @@ from strategies.kruki import (D_CELL, D_DEST, D_JUNK_MODE, D_PAIR, D_REPLACE, D_
                               R_TILE_DRAFT, R_TILES_EMPTY, R_TOKEN_KEEP, RANDOM, SRC_DRAW, SRC_JUNK, SRC_POOL,
                               SRC_SKIP, TWO_CROWS, choose_builtin, flight_plan, div_small, fwork_len, obs_offsets,
                               obs_size, scatter, work_len)
+from sim.games.kruki import rules
 
 _SEAT = {name: i for i, name in enumerate(SEAT_BASE + SEAT_COLUMNS)}
 _GAME = {name: i for i, name in enumerate(GAME_BASE + GAME_COLUMNS)}
@@ -921,3 +922,11 @@ def play_until(rp, stack0, tokens0, players, sids, sparams, users, seed, game_in
               tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work,
               fwork, rng, no_trace, trace_len)
     return g[GS_STOPPED] == 1
+
+
+def kernel_data(params, players, data=None):
+    """(rule vector in rules.PARAMS order, canonical stack kinds, canonical token kinds)."""
+    rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
+    return (rp, np.array(rules.stack_kinds(params), np.int8).reshape(-1),
+            np.array(rules.token_kinds(params), np.int8).reshape(-1))
+

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from sim.spec import Param, Ratio, SpecError, StrategyInfo, Variant
 
+ID = "kruki"
+TITLE = "Crows"
+VERSION = "1"
+ALIASES = ("crows",)
+MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 4, 4
+
 # ---- tile kinds (KRUKI-1); GAP marks a cell without a tile -------------------------------------------------------
 GAP = -1
 EMPTY, TREE1, TREE2, TREE3, JUNK, TRINKETS, GRAVEYARD = range(7)
@@ -93,7 +99,7 @@ STRATEGIES = (
                                 "(KRUKI-41)",
                  {"w1": 1.0, "w2": 1.0, "w3": 1.5, "w4": -0.5, "w5": -2.0, "slack": 2.0}),
 )
-DEFAULT_STRATEGY = "greedy"  # the issue fixes greedy as the default (docs/games/kruki.md)
+DEFAULT_STRATEGY = "greedy"  # the fastest heuristic; the choice and its tournament: docs/games/kruki.md
 
 SEAT_COLUMNS = (
     tuple("tokens_gained_" + s for s in TOKEN_SLUGS)

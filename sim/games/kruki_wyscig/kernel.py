@@ -35,6 +35,7 @@ from strategies.kruki_wyscig import (
     SHIFT_B, STOP, TAIL, choose_builtin, count_placements, fin, fwd, back, insertion_point, list_targets,
     loop_len, nth_placement, option_kind, piles_available, placement, play_flight, play_joker,
     play_option, runs, rem, track_len, any_target)
+from sim.games.kruki_wyscig import rules
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
 (R_LANDS, R_PAIR_COPIES, R_TRACK_CARDS, R_FLIGHT_PER_LAND, R_ACTION_COPIES, R_START_HAND, R_DRAW_PER_TURN,
@@ -988,3 +989,11 @@ def trace_one(rp, card_land, players, sids, sparams, users, seed, game_index, se
     obs, ws, rng = _scratch()
     play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, obs, ws, rng, trace,
               trace_len)
+
+
+def kernel_data(params, players, data=None):
+    """(rule vector in rules.PARAMS order, printed lands of every land card flattened as [2c + side])."""
+    rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
+    cards = np.array(rules.build_land_cards(params), np.int32).reshape(-1)
+    return rp, cards
+

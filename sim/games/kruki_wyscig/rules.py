@@ -5,8 +5,13 @@ from math import comb
 
 from sim.spec import Param, SpecError, StrategyInfo, Variant
 
+ID = "kruki-wyscig"
+TITLE = "Kruki (Odin's Ravens)"
+ALIASES = ("odins-ravens",)
+
 VERSION = "1"
 PLAYERS = 2  # RACE: the game is for exactly two players
+MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = PLAYERS
 
 # Lands (RACE-1): 0 G green, 1 P purple, 2 Y yellow, 3 R red, 4 U blue, 5 (sixth land, no letter).
 LAND_LETTERS = "GPYRU6"

@@ -26,6 +26,7 @@ from strategies.sen import (MAX_SEATS, O_CALLER, O_DECK, O_DREAM_SIZE, O_FACEDOW
                             R_END_SCORE, R_FACEUP_SPECIALS, R_FINAL_TURNS, R_MAX_ROUNDS, R_MAX_TURNS,
                             R_PEEK_SCOPE, R_REPLACE_SPECIALS, R_ROUNDS, R_TAKE2_MODE, RANDOM, SLOT_BASE, SRC_DRAW,
                             SRC_FACEUP, choose_builtin, random_action)
+from sim.games.sen import rules
 
 _SEAT = {name: i for i, name in enumerate(SEAT_BASE + SEAT_COLUMNS)}
 _GAME = {name: i for i, name in enumerate(GAME_BASE + GAME_COLUMNS)}
@@ -674,3 +675,11 @@ def trace_one(rp, deck0, ravens, counts, players, sids, sparams, users, seed, ga
     obs2d, dreams, piles, x, totals, raw, scores, rng = _scratch(deck0.shape[0])
     play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row,
               obs2d, dreams, piles, x, totals, raw, scores, rng, trace, trace_len)
+
+
+def kernel_data(params, players, data=None):
+    """The kernel's inputs: rule vector (rules.PARAMS order), canonical deck, ravens and copies per card code."""
+    rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
+    return (rp, np.array(rules.build_deck(params), np.int8), np.array(rules.ravens_table(params), np.int64),
+            np.array(rules.card_counts(params), np.int64))
+

@@ -5,6 +5,11 @@ marks a slot a player does not know in a knowledge table (SEN-22).
 """
 from sim.spec import Param, Ratio, SpecError, StrategyInfo, Variant
 
+ID = "sen"
+TITLE = "Sen"
+ALIASES = ("rat-a-tat-cat",)
+LENGTH_COLUMN = "turns"
+
 VERSION = "1"
 
 # Card codes (SEN-1).

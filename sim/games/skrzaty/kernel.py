@@ -31,6 +31,8 @@ from strategies.skrzaty import (
     O_POOL, O_RESERVE, O_RETURNED, O_RETURNED_LEN, O_ROUND, O_ROUND_TYPE, O_ROUNDS, O_ROW_COLOUR, O_ROW_TYPE, O_SEAT,
     O_TOKENS_AT, O_TURN_POS, O_TYPES_AT, O_VP_END_TILE, O_VP_REWARDS, OBS_FIXED, PICK, PLACE, PLAY, RANDOM, SWAP_BASE,
     T_GNOMES, T_HELD, T_SUPPLY, T_VP, TOKEN, TOKEN_W, choose_builtin)
+from sim.games.skrzaty import rules
+from sim.spec import SpecError
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
 (R_ROUNDS, R_MARKET_EXTRA, R_DEAL, R_HAND_KEEP, R_GNOME_POOL, R_FESTIVAL_MIN, R_FIRST_PLAYER, R_MARKET_RANKED,
@@ -910,3 +912,33 @@ def trace_one(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparam
     play_game(rp, cd, rcards, spaces, end_tile, tokens, players, sd, sp, users, seed, game_index, seat_row,
               game_row, obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos,
               ranking, gs, rng, trace, trace_len)
+
+
+def kernel_data(params, players, data=None):
+    """The kernel's typed arrays: (rp, cards, rcards, spaces, end_tile, tokens), see kernel.py's docstring.
+
+    `data` is what `rules.load_data(paths)` returns (a `rules.SkrzatyData`), a dict of data-file paths for it, or
+    None for the shipped default tables. The configuration is validated against the tables (SKRZATY-27 etc.)."""
+    if data is None:
+        data = rules.default_data()
+    elif isinstance(data, dict):
+        data = rules.load_data(data)
+    full = dict(rules.DEFAULT_PARAMS)
+    full.update(params)
+    rules.validate(full, players, data)
+    c = data.cards
+    if len(c.ids) >= SWAP_BASE:
+        raise SpecError(f"{c.path}: {len(c.ids)} City cards; the kernel accepts at most {SWAP_BASE - 1}")
+    rp = np.array([full[p.name] for p in rules.PARAMS], np.int64)
+    cards = np.array(list(zip(c.ids, c.colour, c.value, c.spaces, c.vp, c.effect, c.amount)),
+                     np.int64).reshape(-1, 7)
+    rcards = np.array(rules.reward_cards_for(data, players), np.int64).reshape(-1, 3)
+    spaces = np.zeros((max(len(data.reward_spaces.types), 1), MAX_P, 3), np.int64)
+    for t, rows in rules.reward_spaces_for(data, players).items():
+        spaces[t, :players] = rows
+    end_tile = np.zeros((MAX_P, 3), np.int64)
+    end_tile[:players] = rules.end_tile_for(data, players)
+    tk = data.tokens
+    tokens = np.array(list(zip(tk.count, tk.gnomes, tk.vp)), np.int64).reshape(-1, 3)
+    return rp, cards, rcards, spaces, end_tile, tokens
+

@@ -580,7 +580,7 @@ def run_game(st):
 
 def play_game(params, players, seed, game_index, strategies, trace=None, data=None):
     """One seeded game (docs/game-protocol.md). `data`: a `rules.SkrzatyData`, a dict of data-file paths keyed
-    like `rules.DEFAULT_PATHS` or by CLI option, or None for the shipped defaults."""
+    by table name like `rules.DATA_TABLES`, or None for the shipped defaults."""
     return run_game(new_game(params, players, seed, game_index, strategies, data, trace))
 
 

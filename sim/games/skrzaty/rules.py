@@ -20,7 +20,11 @@ from dataclasses import dataclass, field
 
 from sim.spec import Param, Ratio, SpecError, StrategyInfo, Variant
 
-GAME_ID = "skrzaty"
+TITLE = "Skrzaty"
+VERSION = "1"
+ALIASES = ()
+
+ID = "skrzaty"
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 5, 4
 
 # ---------------------------------------------------------------------------------------------------- codes
@@ -121,16 +125,14 @@ ERR_ILLEGAL = 1
 
 # ---------------------------------------------------------------------------------------------------- data files
 DATA_DIR = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "data", "skrzaty"))
-DEFAULT_PATHS = {
+# The editable tables, by the name a user gives them (`--data reward-cards=FILE`), with their shipped files.
+DATA_TABLES = {
     "cards": os.path.join(DATA_DIR, "city_cards.csv"),
-    "reward_cards": os.path.join(DATA_DIR, "reward_cards.csv"),
-    "reward_spaces": os.path.join(DATA_DIR, "reward_spaces.csv"),
-    "end_tile": os.path.join(DATA_DIR, "end_tile.csv"),
+    "reward-cards": os.path.join(DATA_DIR, "reward_cards.csv"),
+    "reward-spaces": os.path.join(DATA_DIR, "reward_spaces.csv"),
+    "end-tile": os.path.join(DATA_DIR, "end_tile.csv"),
     "tokens": os.path.join(DATA_DIR, "bonus_tokens.csv"),
 }
-# CLI option -> key in DEFAULT_PATHS / load_data(paths)
-DATA_OPTIONS = {"--cards": "cards", "--reward-cards": "reward_cards", "--reward-spaces": "reward_spaces",
-                "--end-tile": "end_tile", "--tokens": "tokens"}
 
 
 @dataclass(frozen=True)
@@ -240,8 +242,8 @@ def _players(path, line, text):
 
 
 def load_city_cards(path=None):
-    """`city_cards.csv` (`--cards`): id,colour,value,spaces,vp,effect,amount (SKRZATY-17)."""
-    path = path or DEFAULT_PATHS["cards"]
+    """`city_cards.csv` (`--data cards=FILE`): id,colour,value,spaces,vp,effect,amount (SKRZATY-17)."""
+    path = path or DATA_TABLES["cards"]
     rows = _read_csv(path, ("id", "colour", "value", "spaces", "vp", "effect", "amount"))
     if not rows:
         raise SpecError(f"{path}: no City cards")
@@ -267,8 +269,8 @@ def load_city_cards(path=None):
 
 
 def load_reward_cards(path=None):
-    """`reward_cards.csv` (`--reward-cards`): players,card,colour,type; one row per card per player count."""
-    path = path or DEFAULT_PATHS["reward_cards"]
+    """`reward_cards.csv` (`--data reward-cards=FILE`): players,card,colour,type; one row per card per player count."""
+    path = path or DATA_TABLES["reward-cards"]
     rows = _read_csv(path, ("players", "card", "colour", "type"))
     seen, raw = {}, {}
     for line, (players, card, col, typ) in rows:
@@ -312,8 +314,8 @@ def _ranked_table(path, rows, key_of, what):
 
 
 def load_reward_spaces(path=None):
-    """`reward_spaces.csv` (`--reward-spaces`): type,players,rank,gnomes,vp,bonus; one row per space."""
-    path = path or DEFAULT_PATHS["reward_spaces"]
+    """`reward_spaces.csv` (`--data reward-spaces=FILE`): type,players,rank,gnomes,vp,bonus; one row per space."""
+    path = path or DATA_TABLES["reward-spaces"]
     rows = _read_csv(path, ("type", "players", "rank", "gnomes", "vp", "bonus"))
     types, parsed = [], []
     for line, (typ, players, rank, gnomes, vp, bonus) in rows:
@@ -330,8 +332,8 @@ def load_reward_spaces(path=None):
 
 
 def load_end_tile(path=None):
-    """`end_tile.csv` (`--end-tile`): players,rank,gnomes,vp,bonus; ranks 1..players for each player count."""
-    path = path or DEFAULT_PATHS["end_tile"]
+    """`end_tile.csv` (`--data end-tile=FILE`): players,rank,gnomes,vp,bonus; ranks 1..players for each player count."""
+    path = path or DATA_TABLES["end-tile"]
     rows = _read_csv(path, ("players", "rank", "gnomes", "vp", "bonus"))
     parsed = []
     for line, (players, rank, gnomes, vp, bonus) in rows:
@@ -343,8 +345,8 @@ def load_end_tile(path=None):
 
 
 def load_bonus_tokens(path=None):
-    """`bonus_tokens.csv` (`--tokens`): kind,count,gnomes,vp; `kind` unique; row order = tie-break order."""
-    path = path or DEFAULT_PATHS["tokens"]
+    """`bonus_tokens.csv` (`--data tokens=FILE`): kind,count,gnomes,vp; `kind` unique; row order = tie-break order."""
+    path = path or DATA_TABLES["tokens"]
     rows = _read_csv(path, ("kind", "count", "gnomes", "vp"))
     seen, out = {}, []
     for line, (kind, count, gnomes, vp) in rows:
@@ -359,17 +361,16 @@ def load_bonus_tokens(path=None):
 
 
 def load_data(paths=None):
-    """All five tables; `paths` maps keys of DEFAULT_PATHS (or CLI options of DATA_OPTIONS) to files, missing
-    keys use the shipped defaults. Cross-checks that every Reward card's type has spaces for its player count."""
-    chosen = dict(DEFAULT_PATHS)
+    """All five tables; `paths` maps table names of DATA_TABLES to files, missing tables use the shipped defaults.
+    Cross-checks that every Reward card's type has spaces for its player count."""
+    chosen = dict(DATA_TABLES)
     for key, value in (paths or {}).items():
-        key = DATA_OPTIONS.get(key, key)
-        if key not in DEFAULT_PATHS:
-            raise SpecError(f"unknown skrzaty data file '{key}'; accepted: {', '.join(DATA_OPTIONS)}")
+        if key not in DATA_TABLES:
+            raise SpecError(f"skrzaty has no data table '{key}'; its tables: {', '.join(DATA_TABLES)}")
         if value is not None:
             chosen[key] = value
-    spaces = load_reward_spaces(chosen["reward_spaces"])
-    rc = load_reward_cards(chosen["reward_cards"])
+    spaces = load_reward_spaces(chosen["reward-spaces"])
+    rc = load_reward_cards(chosen["reward-cards"])
     coded = {}
     for p, cards in rc.by_players.items():
         row = []
@@ -381,7 +382,7 @@ def load_data(paths=None):
             row.append((card, col, spaces.types.index(typ)))
         coded[p] = tuple(row)
     rc = RewardCards(rc.path, coded, rc.lines)
-    return SkrzatyData(load_city_cards(chosen["cards"]), rc, spaces, load_end_tile(chosen["end_tile"]),
+    return SkrzatyData(load_city_cards(chosen["cards"]), rc, spaces, load_end_tile(chosen["end-tile"]),
                        load_bonus_tokens(chosen["tokens"]), chosen)
 
 

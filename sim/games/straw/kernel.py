@@ -16,6 +16,7 @@ from strategies.straw import (ACTION_BASE, COPY, K_ADD, K_LAMP, K_NONE, K_REV, K
                               O_LEGAL, O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT,
                               O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE, RANDOM, REVERSE, STRAW,
                               choose_builtin, choose_random, hand_value)
+from sim.games.straw import rules
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
 (R_BREAK_AT, R_HAND_SIZE, R_ITEM_MIN, R_ITEM_MAX, R_ITEM_COPIES, R_CARPET_MIN, R_CARPET_MAX, R_CARPET_COPIES,
@@ -428,3 +429,9 @@ def trace_one(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
     deck, hands, hand_len, totals, legal, obs, rng = _scratch(deck0.shape[0])
     play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, deck, hands,
               hand_len, totals, legal, obs, rng, trace, trace_len)
+
+
+def kernel_data(params, players, data=None):
+    rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
+    return rp, np.array(rules.build_deck(params), np.int8)
+

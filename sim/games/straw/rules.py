@@ -1,6 +1,13 @@
 """Straw rules data: parameters, variants, strategies, output columns and the deck (docs/rules/straw.md §1, §6–§9)."""
 from sim.spec import Param, Ratio, SpecError, StrategyInfo, Variant
 
+ID = "straw"
+TITLE = "Straw"
+ALIASES = ()
+MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 6, 4
+DEFAULT_STRATEGY = "safe"  # strongest at the default player count (docs/games/straw.md)
+LENGTH_COLUMN = "turns"
+
 VERSION = "1"
 
 # Card codes (STRAW-1): 1–10 items of that weight, 11–19 Carpets −(code−10), then the specials.

@@ -1,0 +1,106 @@
+"""`sim trace` for Kruki (Odin's Ravens): a kernel event row in words and fields (docs/trace.md)."""
+from sim.games.kruki_wyscig import kernel, rules
+
+
+_OPTION = rules.OPTION_NAMES
+
+
+_KIND = rules.KIND_NAMES
+
+
+_WHY = ("start hand", "end of turn", "take-2")
+
+
+def _land(x):
+    return rules.LAND_LETTERS[x] if 0 <= x < len(rules.LAND_LETTERS) else "?"
+
+
+def _field(code):
+    """A field label from the kernel (kernel.field_label): start sentinels, main slots A3/B3, loop fields."""
+    if code == -1:
+        return "start(α)"
+    if code == -2:
+        return "start(β)"
+    if code >= 10000:
+        return f"loop {'AB'[(code - 10000) // 100]}{(code - 10000) % 100}"
+    return f"{'AB'[code & 1]}{code >> 1}"
+
+
+def describe_event(ev, players):
+    kind, a, b, c, d, e, f, g = (int(x) for x in ev)
+    k = kernel
+    if kind == k.EV_SETUP:
+        return {"kind": "setup", "start_player": a, "columns": b, "stack_size": c, "track_len": d,
+                "text": f"Race: seat {a} starts; {b} columns laid ({d} fields), {c} cards on the land stack"}
+    if kind == k.EV_COLUMN:
+        return {"kind": "column", "column": a, "card": b, "lane_a": _land(c), "lane_b": _land(d),
+                "text": f"  column {a}: card {b} shows A = {_land(c)}, B = {_land(d)}"}
+    if kind == k.EV_DRAW:
+        pile = "flight" if b == 0 else "action"
+        card = _land(c) if b == 0 else _KIND[c]
+        return {"kind": "draw", "seat": a, "pile": pile, "card": card, "reason": _WHY[d],
+                "text": f"    seat {a} draws {card} from the {pile} pile ({_WHY[d]})"}
+    if kind == k.EV_RESHUFFLE:
+        return {"kind": "reshuffle", "seat": a, "cards": b,
+                "text": f"    seat {a} shuffles {b} discarded flight cards into a new flight pile"}
+    if kind == k.EV_TURN:
+        final = " (final turn)" if d and a != -1 else ""
+        return {"kind": "turn", "seat": a, "turn": b, "hand": c, "final": d,
+                "text": f"Turn {b}: seat {a} with {c} cards{final}"}
+    if kind in (k.EV_FLIGHT, k.EV_JOKER):
+        name = "flight" if kind == k.EV_FLIGHT else "joker"
+        what = f"flies {_land(b)}" if kind == k.EV_FLIGHT else f"plays a joker ({_land(b)}, {_land(b)})"
+        return {"kind": name, "seat": a, "land": _land(b), "from": _field(c), "to": _field(d), "fields": e,
+                "text": f"  seat {a} {what}: {_field(c)} -> {_field(d)} ({e} fields)"}
+    if kind == k.EV_ACTION:
+        opt = _OPTION[b]
+        out = {"kind": "action", "seat": a, "option": opt}
+        if b in (rules.OPT_FORWARD1, rules.OPT_BACK1):
+            who = "own raven" if b == rules.OPT_FORWARD1 else "the opponent's raven"
+            out.update({"from": _field(c), "to": _field(d)})
+            detail = f"{who} {_field(c)} -> {_field(d)}"
+        elif b in (rules.OPT_ROTATE, rules.OPT_REMOVE):
+            out["card"] = c
+            detail = f"card {c}"
+        elif b == rules.OPT_SWAP:
+            out["cards"] = [c, d]
+            detail = f"cards {c} and {d}"
+        elif b == rules.OPT_SLIDE:
+            out.update({"card": c, "lane": "AB"[d]})
+            detail = f"card {c} into lane {'AB'[d]}"
+        elif b == rules.OPT_DETOUR:
+            out.update({"card": c, "lane": "AB"[d], "anchor": e, "index": f, "rot": g})
+            detail = f"card {c} in lane {'AB'[d]} between columns {e} and {e + 1}, index {f}, orientation {g}"
+        else:
+            detail = "draws cards"
+        out["text"] = f"  seat {a} plays {opt}: {detail}"
+        return out
+    if kind == k.EV_STATE:
+        return {"kind": "state", "pos": [_field(a), _field(b)], "rem": [c, d], "runs": [e, f], "track_len": g,
+                "text": f"    ravens on {_field(a)} / {_field(b)}; fields left {c} / {d}, runs {e} / {f}; "
+                        f"track {g} fields"}
+    if kind == k.EV_DISCARD:
+        card = _land(c) if b == 0 else _KIND[c]
+        return {"kind": "discard", "seat": a, "card": card,
+                "text": f"    seat {a} discards {card} (hand limit)"}
+    if kind == k.EV_STOP:
+        return {"kind": "stop", "seat": a, "text": f"  seat {a} stops"}
+    if kind == k.EV_FINISH:
+        return {"kind": "finish", "seat": a, "hand": b, "text": f"  seat {a}'s raven is home with {b} cards in hand"}
+    if kind == k.EV_RERACE:
+        return {"kind": "rerace", "number": a, "hands": [b, c],
+                "text": f"Equal hands ({b} = {c}): rerace {a}"}
+    if kind == k.EV_END:
+        return {"kind": "end", "win60": [a, b], "turns": c, "truncated": d, "tiebreak": e, "hands": [f, g],
+                "text": f"End after {c} turns: win shares {a / 60:g} / {b / 60:g}"
+                        f"{' (truncated)' if d else ''}{' (hand sizes ' + str(f) + ' / ' + str(g) + ')' if e else ''}"}
+    if kind == k.EV_ERROR:
+        return {"kind": "error", "seat": a, "decision": b, "action": c,
+                "text": f"  seat {a} chose an illegal option {c} (decision {b})"}
+    if kind == k.EV_DETOUR_CARD:
+        return {"kind": "detour_card", "seat": a, "card": b, "lands": [_land(c), _land(d)],
+                "text": f"  seat {a} takes card {b} ({_land(c)}, {_land(d)}) from the land stack for a detour"}
+    if kind == k.EV_MIX:
+        return {"kind": "mix", "seat": a, "actions": b, "cards": c,
+                "text": f"    seat {a} fixes the mix: {b} of {c} cards from the action pile"}
+    return {"kind": "unknown", "text": f"  event {kind}"}

@@ -1,0 +1,108 @@
+"""`sim trace` for Sen: a kernel event row in words and fields (docs/trace.md)."""
+from sim.games.sen import kernel, rules
+
+
+_REASONS = {kernel.END_FINAL: "final turns done", kernel.END_CALL: "call (no final turns)",
+            kernel.END_DECK_OUT: "face-down pile empty", kernel.END_CAP: "turn cap, no caller"}
+
+
+_REASON_KEYS = {kernel.END_FINAL: "final", kernel.END_CALL: "call", kernel.END_DECK_OUT: "deck_out",
+                kernel.END_CAP: "cap"}
+
+
+def card_name(code):
+    return "none" if code < 0 else rules.CARD_NAMES.get(int(code), "?")
+
+
+def action_text(kind, action, players, ds):
+    """A decision's action in words (encoding: strategies/sen.py)."""
+    a = int(action)
+    if kind == rules.D_SOURCE:
+        return "take the face-up card" if a == 0 else "draw"
+    if kind == rules.D_FACEUP_SLOT:
+        return f"slot {a}"
+    if kind == rules.D_DRAWN:
+        return f"B1 into slot {a}" if a < ds else ("B2 discard" if a == ds else "B3 use the power")
+    if kind == rules.D_KEEP:
+        return "keep the first card" if a == 0 else "keep the second card"
+    if kind == rules.D_PEEK:
+        return f"seat {a // 8} slot {a % 8}"
+    if kind == rules.D_SWAP:
+        return f"own slot {a // 64} with seat {(a // 8) % 8} slot {a % 8}"
+    if kind == rules.D_CALL:
+        return "call" if a == 1 else "no call"
+    return str(a)
+
+
+def _dream(values):
+    return [card_name(c) for c in values if c >= 0]
+
+
+def describe_event(ev, players):
+    kind, a, b, c, d, e, f, g = (int(v) for v in ev)
+    k = kernel
+    if kind == k.EV_ROUND_START:
+        return {"kind": "round_start", "round": a, "first": b, "facedown": c, "faceup": card_name(d),
+                "text": f"Round {a}: seat {b} starts; face-up {card_name(d)}, {c} cards face down"}
+    if kind in (k.EV_DEAL, k.EV_REVEAL):
+        name = "deal" if kind == k.EV_DEAL else "reveal"
+        cards = _dream([b, c, d, e, f, g])
+        verb = "is dealt" if kind == k.EV_DEAL else "reveals"
+        return {"kind": name, "seat": a, "dream": cards, "text": f"  seat {a} {verb} [{', '.join(cards)}]"}
+    if kind == k.EV_TURN:
+        final = " (final turn)" if c else ""
+        return {"kind": "turn", "seat": a, "round_turn": b, "final": bool(c),
+                "text": f"  turn {b}: seat {a}{final}"}
+    if kind in (k.EV_DECIDE, k.EV_ILLEGAL):
+        dname = rules.DECISION_NAMES.get(b, "?")
+        what = action_text(b, c, players, d)
+        if kind == k.EV_ILLEGAL:
+            return {"kind": "illegal", "seat": a, "decision": dname, "action": c,
+                    "text": f"    seat {a} chose an illegal action {c} at {dname}: the game stops"}
+        return {"kind": "decide", "seat": a, "decision": dname, "action": c,
+                "text": f"    seat {a} decides {dname}: {what} ({c})"}
+    if kind == k.EV_TAKE_FACEUP:
+        return {"kind": "take_faceup", "seat": a, "card": card_name(b), "slot": c, "displaced": card_name(d),
+                "text": f"    seat {a} takes face-up {card_name(b)} into slot {c}; {card_name(d)} goes face up"}
+    if kind == k.EV_DRAW:
+        return {"kind": "draw", "seat": a, "card": card_name(b),
+                "text": f"    seat {a} draws {card_name(b)}" if b >= 0 else f"    seat {a} finds no card to draw"}
+    if kind == k.EV_PLACE:
+        return {"kind": "place", "seat": a, "card": card_name(b), "slot": c, "displaced": card_name(d),
+                "text": f"    seat {a} puts {card_name(b)} into slot {c}; {card_name(d)} goes face up"}
+    if kind == k.EV_DISCARD:
+        return {"kind": "discard", "seat": a, "card": card_name(b), "text": f"    seat {a} discards {card_name(b)}"}
+    if kind == k.EV_USE:
+        return {"kind": "use", "seat": a, "card": card_name(b),
+                "text": f"    seat {a} discards {card_name(b)} and uses its power"}
+    if kind == k.EV_TAKE2_DRAW:
+        cards = [card_name(x) for x in (c, d)[:b]]
+        return {"kind": "take2_draw", "seat": a, "cards": cards,
+                "text": f"    Take 2: seat {a} draws [{', '.join(cards)}]"}
+    if kind == k.EV_REJECT:
+        return {"kind": "reject", "seat": a, "card": card_name(b), "kept": card_name(c),
+                "text": f"    seat {a} keeps {card_name(c)}, rejects {card_name(b)} face up"}
+    if kind == k.EV_PEEK:
+        return {"kind": "peek", "seat": a, "target": b, "slot": c, "card": card_name(d),
+                "text": f"    seat {a} peeks at seat {b} slot {c}: {card_name(d)}"}
+    if kind == k.EV_SWAP:
+        return {"kind": "swap", "seat": a, "slot": b, "target": c, "target_slot": d,
+                "text": f"    seat {a} swaps its slot {b} with seat {c} slot {d}"}
+    if kind == k.EV_CALL:
+        return {"kind": "call", "seat": a, "round_turn": b, "unknown_own": c,
+                "text": f"    seat {a} calls \"Pobudka!\" at turn {b} ({c} own cards unknown)"}
+    if kind == k.EV_RESHUFFLE:
+        return {"kind": "reshuffle", "cards": a, "text": f"    the face-up pile ({a} cards) is reshuffled"}
+    if kind == k.EV_ROUND_END:
+        reason = _REASON_KEYS.get(a, "?")
+        who = f", caller seat {b}" if b >= 0 else ", no caller"
+        return {"kind": "round_end", "reason": reason, "caller": b, "turns": c,
+                "text": f"  round ends after {c} turns ({_REASONS.get(a, '?')}{who})"}
+    if kind == k.EV_REPLACE:
+        return {"kind": "replace", "seat": a, "slot": b, "removed": card_name(c), "drawn": card_name(d),
+                "text": f"  seat {a} slot {b}: {card_name(c)} goes face up, {card_name(d)} drawn in"}
+    if kind == k.EV_SCORE:
+        pen = f" + {c} penalty" if c else ""
+        return {"kind": "score", "seat": a, "raw": b, "penalty": c, "score": d, "total": e, "caller": f,
+                "text": f"  seat {a} scores {b}{pen} = {d} ravens; total {e}"}
+    return {"kind": "unknown", "text": f"  event {kind}"}

@@ -1,0 +1,42 @@
+"""`sim trace` for Straw: a kernel event row in words and fields (docs/trace.md)."""
+from sim.games.straw import kernel, rules
+
+
+_EFFECTS = {0: "", 1: "ADD", 2: "SUB", 3: "LAMP", 4: "REV"}
+
+
+_ENDINGS = {1: "normal break", 2: "straw break", 3: "stall"}
+
+
+def card_name(code):
+    if 1 <= code <= 10:
+        return str(code)
+    if 11 <= code <= 19:
+        return f"Carpet-{code - 10}"
+    return {rules.REVERSE: "Reverse", rules.COPY: "Copy", rules.LAMP: "Lamp", rules.STRAW: "Straw"}.get(code, "?")
+
+
+def describe_event(ev, players):
+    kind, a, b, c, d, e, f, g = (int(x) for x in ev)
+    if kind == kernel.EV_ROUND:
+        return {"kind": "round", "round": a, "dealer": b, "pile": c,
+                "text": f"Round {a}: seat {b} deals; {c} cards left in the pile"}
+    if kind == kernel.EV_DEAL:
+        return {"kind": "deal", "seat": a, "card": card_name(b), "text": f"  seat {a} is dealt {card_name(b)}"}
+    if kind == kernel.EV_PLAY:  # seat, code, v, effect kind, effect value, T, direction
+        card = card_name(b) + (f" (value {c})" if d == 3 else "")
+        effect = f"{_EFFECTS[d]} {e}" if d in (1, 2, 3) else ("REV" if d == 4 else "the Straw breaks the back")
+        arrow = "clockwise" if g == 1 else "counter-clockwise"
+        return {"kind": "play", "seat": a, "card": card_name(b), "lamp_value": c, "effect": _EFFECTS[d] or "STRAW",
+                "value": e, "T": f, "direction": g, "text": f"  seat {a} plays {card} -> {effect}; T = {f}, {arrow}"}
+    if kind == kernel.EV_DRAW:
+        return {"kind": "draw", "seat": a, "card": card_name(b), "pile": c,
+                "text": f"    seat {a} draws {card_name(b)} ({c} left in the pile)"}
+    if kind == kernel.EV_PASS:
+        return {"kind": "pass", "seat": a, "T": b, "text": f"  seat {a} has no legal card and passes (T = {b})"}
+    if kind == kernel.EV_ROUND_END:
+        ending = _ENDINGS.get(b, "?")
+        who = f" by seat {c}" if c >= 0 else ""
+        return {"kind": "round_end", "round": a, "ending": ending, "ender": c, "T": d, "seat": e, "score": f,
+                "total": g, "text": f"  round {a} ended ({ending}{who}, T = {d}): seat {e} scores {f}, total {g}"}
+    return {"kind": "unknown", "text": f"  event {kind}"}
