@@ -1,0 +1,251 @@
+"""Searching parameters toward balance targets with Optuna: the machinery behind `sim tune` (docs/tune.md).
+
+How games are spent:
+- Common random numbers: every trial plays games 0..n−1 of the same seed, so trials differ only by their parameters
+  and are compared paired.
+- The n games of a trial are played in BLOCKS equal blocks of game indices. After each block the block's loss is
+  reported to Optuna's WilcoxonPruner with the block index as the instance: a trial whose paired block losses are
+  significantly worse than the best trial's (one-sided Wilcoxon signed-rank, p < 0.1) stops early, so games go to
+  the trials that matter. A multi-objective study is not pruned (Optuna prunes single objectives only).
+- The trial's value is the loss of the target over all of its games (its interval is recorded with it).
+- The winner's curse: the best `top` trials (or the Pareto set) are played again on fresh seeds (`validation_seed`)
+  with `validate` games each, beside the current rules on the same fresh seeds, and `best` is chosen from those
+  validated numbers alone.
+- Resumable: with `storage` (an Optuna URL such as sqlite:///study.db) and `study`, a second call adds its trials to
+  the same study; it must search the same game, seats, space, targets, n and seed. Ctrl-C keeps the finished trials
+  and returns a result marked partial (not validated).
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from sim.spec import SpecError
+
+BLOCKS = 8
+TOP = 5
+MAX_PARETO = 8
+VALIDATION_SEED_OFFSET = 0x5EED_5EED  # validation seed = (seed + offset) mod 2^63: fresh games, reproducibly
+
+
+@dataclass
+class Search:
+    """Everything that defines a study: the fixed configuration, the searched space and the targets."""
+    game: object  # GameSpec
+    players: int
+    space: list  # of ParamRange
+    targets: list  # of Target
+    n: int
+    seed: int
+    variants: tuple = ()
+    sets: dict = field(default_factory=dict)  # fixed rule parameters
+    strategies: object = None  # the seats' strategy specs (None = the game's default)
+    strategy_sets: dict = field(default_factory=dict)  # fixed strategy parameters
+    data_paths: dict = field(default_factory=dict)
+
+    def configure(self, values, seed=None):
+        """The run configuration of one point of the space (values: {param name: value}); defaults for the rest."""
+        from sim.engine import configure
+        rule_sets, strategy_sets = dict(self.sets), {k: dict(v) for k, v in self.strategy_sets.items()}
+        for r in self.space:
+            if r.name in values:
+                if r.is_rule:
+                    rule_sets[r.name] = int(values[r.name])
+                else:
+                    strategy_sets.setdefault(r.strategy, {})[r.param] = float(values[r.name])
+        return configure(self.game, self.players, self.strategies, self.variants, rule_sets,
+                         self.seed if seed is None else seed, strategy_sets, self.data_paths)
+
+    def identity(self):
+        """What a resumed study must share with the stored one."""
+        return {"game": self.game.id, "players": self.players, "variants": list(self.variants),
+                "sets": self.sets, "strategies": self.strategies, "strategy_sets": self.strategy_sets,
+                "space": [r.describe() for r in self.space], "targets": [t.label for t in self.targets],
+                "n": self.n, "seed": self.seed}
+
+    @property
+    def validation_seed(self):
+        return (self.seed + VALIDATION_SEED_OFFSET) % 2 ** 63
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a study: the result so far is in `result`."""
+
+    def __init__(self, result):
+        super().__init__("interrupted")
+        self.result = result
+
+
+def local_player(threads=None):
+    """play(config, start, count) -> Aggregate of games start..start+count−1, in this process."""
+    from sim.engine import run_games
+
+    def play(config, start, count):
+        result = run_games(config, count, threads=threads, start=start)
+        if not result.complete:
+            raise KeyboardInterrupt
+        return result.aggregate
+    return play
+
+
+def _blocks(n):
+    size, extra = divmod(n, BLOCKS)
+    start = 0
+    for b in range(min(BLOCKS, n)):
+        count = size + (1 if b < extra else 0)
+        yield b, start, count
+        start += count
+
+
+def _metrics(targets, agg):
+    out = {}
+    for t in targets:
+        value, lo, hi = t.measure(agg)
+        out[t.label] = {"value": value, "lo": lo, "hi": hi, "loss": t.loss(value)}
+    return out
+
+
+def _objective(search, play):
+    import optuna
+    single = len(search.targets) == 1
+
+    def objective(trial):
+        values = {r.name: r.suggest(trial) for r in search.space}
+        config = search.configure(values)
+        total = None
+        for block, start, count in _blocks(search.n):
+            agg = play(config, start, count)
+            total = agg if total is None else total.merge(agg)
+            trial.set_user_attr("games", total.n)
+            if single:
+                trial.report(search.targets[0].loss(search.targets[0].measure(agg)[0]), block)
+                if trial.should_prune():
+                    trial.set_user_attr("metrics", _metrics(search.targets, total))
+                    raise optuna.TrialPruned()
+        metrics = _metrics(search.targets, total)
+        trial.set_user_attr("metrics", metrics)
+        losses = [metrics[t.label]["loss"] for t in search.targets]
+        return losses[0] if single else losses
+    return objective
+
+
+def open_study(search, storage=None, name=None):
+    """A new Optuna study, or the stored one with the same name (which must search the same thing)."""
+    import warnings
+
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    single = len(search.targets) == 1
+    sampler = optuna.samplers.TPESampler(seed=search.seed % 2 ** 32, multivariate=True)
+    pruner = optuna.pruners.WilcoxonPruner(p_threshold=0.1) if single else optuna.pruners.NopPruner()
+    try:
+        study = optuna.create_study(storage=storage, study_name=name, sampler=sampler, pruner=pruner,
+                                    directions=["minimize"] * len(search.targets), load_if_exists=True)
+    except Exception as exc:  # a bad storage URL or an unreadable database: one line
+        raise SpecError(f"cannot open the study storage {storage}: {str(exc).splitlines()[0]}") from None
+    identity = json.loads(json.dumps(search.identity()))
+    stored = study.user_attrs.get("search")
+    if stored is None:
+        study.set_user_attr("search", identity)
+        current = {r.name: _current_value(search, r) for r in search.space}
+        if all(r.lo <= v <= r.hi for r, v in ((r, current[r.name]) for r in search.space)):
+            study.enqueue_trial(current)  # trial 0 measures the current rules on the same games
+    elif stored != identity:
+        changed = sorted(k for k in identity if identity[k] != stored.get(k))
+        raise SpecError(f"study '{name}' in {storage} searched something else ({', '.join(changed)} differ); "
+                        "use a new --study name")
+    return study
+
+
+def _current_value(search, r):
+    if r.is_rule:
+        return search.sets.get(r.name, search.game.param(r.name).default)
+    fixed = search.strategy_sets.get(r.strategy, {})
+    return fixed.get(r.param, search.game.strategy(r.strategy).params[r.param])
+
+
+def _trial_rows(study):
+    rows = []
+    for t in study.trials:
+        rows.append({"number": t.number, "params": dict(t.params), "state": t.state.name.lower(),
+                     "games": int(t.user_attrs.get("games", 0)), "targets": t.user_attrs.get("metrics", {})})
+    return rows
+
+
+def _candidates(study, single):
+    from optuna.trial import TrialState
+    done = [t for t in study.trials if t.state == TrialState.COMPLETE]
+    if not done:
+        return []
+    if single:
+        return sorted(done, key=lambda t: t.value)[:TOP]
+    return study.best_trials[:MAX_PARETO]
+
+
+def _validate(search, play, candidates, games):
+    """Each candidate and the current rules on `games` fresh games: metrics with intervals."""
+    base = search.configure({}, seed=search.validation_seed)
+    current = _metrics(search.targets, play(base, 0, games))
+    checked = []
+    for t in candidates:
+        config = search.configure(t.params, seed=search.validation_seed)
+        checked.append({"trial": t.number, "params": dict(t.params),
+                        "targets": _metrics(search.targets, play(config, 0, games))})
+    return current, checked
+
+
+def _pick_best(targets, checked):
+    """The validated candidate with the lowest loss (several targets: the lowest mean rank over the targets)."""
+    if len(targets) == 1:
+        return min(checked, key=lambda c: c["targets"][targets[0].label]["loss"])
+    ranks = {id(c): 0.0 for c in checked}
+    for t in targets:
+        for r, c in enumerate(sorted(checked, key=lambda c: c["targets"][t.label]["loss"])):
+            ranks[id(c)] += r
+    return min(checked, key=lambda c: ranks[id(c)])
+
+
+def run_study(search, trials, *, validate=None, storage=None, name=None, play=None, on_trial=None, command=""):
+    """Run `trials` more trials of the study, validate the best and return the tune.json content (a dict).
+
+    Raises Interrupted (with the partial content) on Ctrl-C."""
+    if trials < 1:
+        raise SpecError(f"--trials must be at least 1, not {trials}")
+    play = play or local_player()
+    study = open_study(search, storage, name)
+    single = len(search.targets) == 1
+    callbacks = [lambda s, t: on_trial(t)] if on_trial else []
+    interrupted = False
+    try:
+        study.optimize(_objective(search, play), n_trials=trials, callbacks=callbacks, catch=())
+    except KeyboardInterrupt:
+        interrupted = True
+    content = {"kind": "tune", "game": search.game.id, "players": search.players, **search.identity(),
+               "rules_version": search.game.version, "validation_seed": search.validation_seed,
+               "validate": validate or search.n, "study": name, "storage": storage, "command": command,
+               "status": "partial" if interrupted else "complete", "trials": _trial_rows(study)}
+    candidates = _candidates(study, single)
+    if interrupted or not candidates:
+        content.update(best=None, current=None, validated=[], pareto=[])
+        if interrupted:
+            raise Interrupted(content)
+        return content
+    try:
+        current, checked = _validate(search, play, candidates, validate or search.n)
+    except KeyboardInterrupt:
+        content.update(status="partial", best=None, current=None, validated=[], pareto=[])
+        raise Interrupted(content) from None
+    best = _pick_best(search.targets, checked)
+    content.update(current=current, validated=checked, best=best,
+                   pareto=[c for c in checked] if not single else [])
+    return content
+
+
+def write_tune_json(out_dir, content):
+    from sim.results import write_json_atomic
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "tune.json")
+    write_json_atomic(path, content)
+    return path
