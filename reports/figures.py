@@ -96,6 +96,13 @@ def _legend(ax, **kw):
 # -- seats ------------------------------------------------------------------------------------------------------
 
 @_styled
+def _error_bars(value, lo, hi):
+    """(2, k) distances below and above each value for errorbar: never negative (a 0% or 100% share's bound equals
+    its value up to rounding), 0 where a bound is not finite (a rating with no finite upper bound)."""
+    err = np.vstack([value - lo, hi - value])
+    return np.where(np.isfinite(err), np.clip(err, 0.0, None), 0.0)
+
+
 def win_share_figure(groups, title="Win share per seat"):
     """groups: [{"label", "shares", "lo", "hi", "fair"}] (shares 0..1), one per run; a point per seat with its
     Wilson 95% interval, runs side by side, and the fair share 1/P of each run as a dashed mark."""
@@ -107,7 +114,7 @@ def win_share_figure(groups, title="Win share per seat"):
     for i, g in enumerate(groups):
         x = np.arange(len(g["shares"])) + (i - (k - 1) / 2) * width
         y = 100 * np.asarray(g["shares"], float)
-        err = np.vstack([y - 100 * np.asarray(g["lo"], float), 100 * np.asarray(g["hi"], float) - y])
+        err = _error_bars(y, 100 * np.asarray(g["lo"], float), 100 * np.asarray(g["hi"], float))
         ax.hlines(np.full(len(x), 100 * g["fair"]), x - width * 0.45, x + width * 0.45, colors="0.35",
                   linestyles="--", linewidth=1, label="fair share 1/P" if i == 0 else None)
         ax.errorbar(x, y, yerr=err, fmt=marker(i), color=colour(i), ecolor=colour(i), elinewidth=1.4, capsize=3,
@@ -291,7 +298,7 @@ def ratings_figure(df, title="Bradley–Terry ratings (95% intervals)"):
     ax = axes[0, 0]
     y = np.arange(k)[::-1]
     elo, lo, hi = (df[c].to_numpy(float) for c in ("elo", "elo_lo", "elo_hi"))
-    ax.errorbar(elo, y, xerr=np.vstack([elo - lo, hi - elo]), fmt="o", color=colour(0), ecolor=colour(0),
+    ax.errorbar(elo, y, xerr=_error_bars(elo, lo, hi), fmt="o", color=colour(0), ecolor=colour(0),
                 capsize=3, label="rating ± 95% interval")
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":", label="average strategy")
     ax.set_yticks(y, list(df["strategy"]))
