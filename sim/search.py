@@ -31,7 +31,7 @@ VALIDATION_SEED_OFFSET = 0x5EED_5EED  # validation seed = (seed + offset) mod 2^
 
 @dataclass
 class Search:
-    """Everything that defines a study: the fixed configuration, the searched space and the targets."""
+    """A study of rule parameters: the fixed configuration, the searched space and the targets."""
     game: object  # GameSpec
     players: int
     space: list  # of ParamRange
@@ -43,10 +43,16 @@ class Search:
     strategies: object = None  # the seats' strategy specs (None = the game's default)
     strategy_sets: dict = field(default_factory=dict)  # fixed strategy parameters
     data_paths: dict = field(default_factory=dict)
+    kind = "tune"
 
-    def configure(self, values, seed=None):
-        """The run configuration of one point of the space (values: {param name: value}); defaults for the rest."""
+    def _configure(self, rule_sets, strategies, strategy_sets, seed):
         from sim.engine import configure
+        return configure(self.game, self.players, strategies, self.variants, rule_sets, seed, strategy_sets,
+                         self.data_paths)
+
+    def parts(self, values, seed=None):
+        """[(run configuration, focus seat)] that one point of the space plays (values: {param name: value});
+        the focus seat is None when the targets read every seat."""
         rule_sets, strategy_sets = dict(self.sets), {k: dict(v) for k, v in self.strategy_sets.items()}
         for r in self.space:
             if r.name in values:
@@ -54,12 +60,21 @@ class Search:
                     rule_sets[r.name] = int(values[r.name])
                 else:
                     strategy_sets.setdefault(r.strategy, {})[r.param] = float(values[r.name])
-        return configure(self.game, self.players, self.strategies, self.variants, rule_sets,
-                         self.seed if seed is None else seed, strategy_sets, self.data_paths)
+        seed = self.seed if seed is None else seed
+        return [(self._configure(rule_sets, self.strategies, strategy_sets, seed), None)]
+
+    def current_value(self, r):
+        if r.is_rule:
+            return self.sets.get(r.name, self.game.param(r.name).default)
+        fixed = self.strategy_sets.get(r.strategy, {})
+        return fixed.get(r.param, self.game.strategy(r.strategy).params[r.param])
+
+    def describe_point(self, values):
+        return {}
 
     def identity(self):
         """What a resumed study must share with the stored one."""
-        return {"game": self.game.id, "players": self.players, "variants": list(self.variants),
+        return {"kind": self.kind, "game": self.game.id, "players": self.players, "variants": list(self.variants),
                 "sets": self.sets, "strategies": self.strategies, "strategy_sets": self.strategy_sets,
                 "space": [r.describe() for r in self.space], "targets": [t.label for t in self.targets],
                 "n": self.n, "seed": self.seed}
@@ -67,6 +82,53 @@ class Search:
     @property
     def validation_seed(self):
         return (self.seed + VALIDATION_SEED_OFFSET) % 2 ** 63
+
+
+@dataclass
+class StrategySearch(Search):
+    """A study of one strategy's parameters for its win share against a field, over every seat rotation: in
+    rotation r the tuned strategy sits in seat r and the field fills the other seats, all on the same games."""
+    strategy: str = ""  # the tuned strategy's name (a shipped one, or FILE.py:FUNC)
+    field: object = None  # one spec for every other seat, or a comma list of P−1; None = the game's default
+    kind = "tune-strategy"
+
+    def spec_of(self, values):
+        """The tuned seat's strategy spec with `values` ({'NAME.param': v}), usable as is in --strategy."""
+        # 4 significant digits: the spec is what every seat rotation plays, so the string reproduces it exactly
+        items = "".join(f":{r.param}={float(values[r.name]):.4g}" for r in self.space if r.name in values)
+        return self.strategy + items
+
+    def field_specs(self):
+        from sim.seats import split_specs
+        if self.field is None:
+            return [self.game.default_strategy] * (self.players - 1)
+        if self.field == "self":
+            return [self.strategy] * (self.players - 1)
+        specs = split_specs(self.field)
+        if len(specs) == 1:
+            return specs * (self.players - 1)
+        if len(specs) != self.players - 1:
+            raise SpecError(f"--against lists {len(specs)} seats; give one spec or {self.players - 1}")
+        return specs
+
+    def parts(self, values, seed=None):
+        seed = self.seed if seed is None else seed
+        tuned, field_specs = self.spec_of(values), self.field_specs()
+        out = []
+        for r in range(self.players):
+            seats = field_specs[:r] + [tuned] + field_specs[r:]
+            out.append((self._configure(dict(self.sets), ",".join(seats), self.strategy_sets, seed), r))
+        return out
+
+    def current_value(self, r):
+        from sim.seats import parse_seat
+        return parse_seat(self.game, self.strategy, {}).params[r.param]
+
+    def describe_point(self, values):
+        return {"spec": self.spec_of(values)}
+
+    def identity(self):
+        return {**super().identity(), "strategy": self.strategy, "against": self.field}
 
 
 class Interrupted(Exception):
@@ -98,12 +160,17 @@ def _blocks(n):
         start += count
 
 
-def _metrics(targets, agg):
+def _metrics(targets, measured):
+    """measured: [(aggregate, focus seat)] -> {target label: {"value", "lo", "hi", "loss"}}."""
     out = {}
     for t in targets:
-        value, lo, hi = t.measure(agg)
-        out[t.label] = {"value": value, "lo": lo, "hi": hi, "loss": t.loss(value)}
+        value, lo, hi = t.measure(measured)
+        out[t.label] = {"value": float(value), "lo": float(lo), "hi": float(hi), "loss": float(t.loss(value))}
     return out
+
+
+def _play_parts(parts, play, start, count):
+    return [(play(config, start, count), focus) for config, focus in parts]
 
 
 def _objective(search, play):
@@ -112,14 +179,16 @@ def _objective(search, play):
 
     def objective(trial):
         values = {r.name: r.suggest(trial) for r in search.space}
-        config = search.configure(values)
+        for key, value in search.describe_point(values).items():
+            trial.set_user_attr(key, value)
+        parts = search.parts(values)
         total = None
         for block, start, count in _blocks(search.n):
-            agg = play(config, start, count)
-            total = agg if total is None else total.merge(agg)
-            trial.set_user_attr("games", total.n)
+            measured = _play_parts(parts, play, start, count)
+            total = measured if total is None else [(a.merge(b), f) for (a, f), (b, _) in zip(total, measured)]
+            trial.set_user_attr("games", sum(a.n for a, _ in total))
             if single:
-                trial.report(search.targets[0].loss(search.targets[0].measure(agg)[0]), block)
+                trial.report(search.targets[0].loss(search.targets[0].measure(measured)[0]), block)
                 if trial.should_prune():
                     trial.set_user_attr("metrics", _metrics(search.targets, total))
                     raise optuna.TrialPruned()
@@ -149,7 +218,7 @@ def open_study(search, storage=None, name=None):
     stored = study.user_attrs.get("search")
     if stored is None:
         study.set_user_attr("search", identity)
-        current = {r.name: _current_value(search, r) for r in search.space}
+        current = {r.name: search.current_value(r) for r in search.space}
         if all(r.lo <= v <= r.hi for r, v in ((r, current[r.name]) for r in search.space)):
             study.enqueue_trial(current)  # trial 0 measures the current rules on the same games
     elif stored != identity:
@@ -159,17 +228,12 @@ def open_study(search, storage=None, name=None):
     return study
 
 
-def _current_value(search, r):
-    if r.is_rule:
-        return search.sets.get(r.name, search.game.param(r.name).default)
-    fixed = search.strategy_sets.get(r.strategy, {})
-    return fixed.get(r.param, search.game.strategy(r.strategy).params[r.param])
-
-
 def _trial_rows(study):
     rows = []
     for t in study.trials:
-        rows.append({"number": t.number, "params": dict(t.params), "state": t.state.name.lower(),
+        rows.append({"number": t.number, "params": dict(t.params), **({"spec": t.user_attrs["spec"]}
+                                                                        if "spec" in t.user_attrs else {}),
+                     "state": t.state.name.lower(),
                      "games": int(t.user_attrs.get("games", 0)), "targets": t.user_attrs.get("metrics", {})})
     return rows
 
@@ -186,13 +250,13 @@ def _candidates(study, single):
 
 def _validate(search, play, candidates, games):
     """Each candidate and the current rules on `games` fresh games: metrics with intervals."""
-    base = search.configure({}, seed=search.validation_seed)
-    current = _metrics(search.targets, play(base, 0, games))
+    seed = search.validation_seed
+    current = _metrics(search.targets, _play_parts(search.parts({}, seed), play, 0, games))
     checked = []
     for t in candidates:
-        config = search.configure(t.params, seed=search.validation_seed)
-        checked.append({"trial": t.number, "params": dict(t.params),
-                        "targets": _metrics(search.targets, play(config, 0, games))})
+        measured = _play_parts(search.parts(t.params, seed), play, 0, games)
+        checked.append({"trial": t.number, "params": dict(t.params), **search.describe_point(t.params),
+                        "targets": _metrics(search.targets, measured)})
     return current, checked
 
 
@@ -222,7 +286,7 @@ def run_study(search, trials, *, validate=None, storage=None, name=None, play=No
         study.optimize(_objective(search, play), n_trials=trials, callbacks=callbacks, catch=())
     except KeyboardInterrupt:
         interrupted = True
-    content = {"kind": "tune", "game": search.game.id, "players": search.players, **search.identity(),
+    content = {"game": search.game.id, "players": search.players, **search.identity(),
                "rules_version": search.game.version, "validation_seed": search.validation_seed,
                "validate": validate or search.n, "study": name, "storage": storage, "command": command,
                "status": "partial" if interrupted else "complete", "trials": _trial_rows(study)}

@@ -47,12 +47,10 @@ def _number(text, what):
     return value
 
 
-def parse_param(game, text, seat_strategies=()):
-    """'NAME=LO:HI[:STEP]' -> ParamRange, checked against the game's parameter (or the seats' strategy)."""
-    name, sep, raw = text.partition("=")
-    name = name.strip()
+def _parse_range(name, raw, text):
+    """'LO:HI[:STEP]' -> (lo, hi, step or None)."""
     parts = raw.split(":")
-    if not sep or not name or len(parts) not in (2, 3) or not all(p.strip() for p in parts):
+    if len(parts) not in (2, 3) or not all(p.strip() for p in parts):
         raise SpecError(f"malformed --param '{text}'; expected NAME=LO:HI or NAME=LO:HI:STEP")
     lo, hi = (_number(p.strip(), f"--param {name}") for p in parts[:2])
     step = _number(parts[2].strip(), f"--param {name} step") if len(parts) == 3 else None
@@ -60,6 +58,16 @@ def parse_param(game, text, seat_strategies=()):
         raise SpecError(f"--param {name}: LO {lo:g} is above HI {hi:g}")
     if step is not None and step <= 0:
         raise SpecError(f"--param {name}: the step must be above 0, not {step:g}")
+    return lo, hi, step
+
+
+def parse_param(game, text, seat_strategies=()):
+    """'NAME=LO:HI[:STEP]' -> ParamRange, checked against the game's parameter (or the seats' strategy)."""
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise SpecError(f"malformed --param '{text}'; expected NAME=LO:HI or NAME=LO:HI:STEP")
+    lo, hi, step = _parse_range(name, raw, text)
     if "." in name:
         strategy, _, param = name.rpartition(".")
         known = {s.name: s for s in game.strategies}
@@ -77,6 +85,32 @@ def parse_param(game, text, seat_strategies=()):
     if lo < p.lo or hi > p.hi:
         raise SpecError(f"--param {name}={int(lo)}:{int(hi)} is outside the parameter's range {p.lo}..{p.hi}")
     return ParamRange(name, int(lo), int(hi), int(step) if step is not None else None)
+
+
+def strategy_space(game, spec, given=()):
+    """The searched parameters of a strategy: the ranges given (`--param NAME.P=LO:HI[:STEP]` or `P=LO:HI`), and
+    for every other parameter with default d the range d ± max(1, |d|)."""
+    from sim.seats import parse_seat
+    seat = parse_seat(game, spec, {})
+    name = spec.split(":")[0] if ".py:" not in spec else spec
+    out = {}
+    for text in given:
+        key = text.partition("=")[0].strip()
+        qualified = text if key.startswith(name + ".") else f"{name}.{text.strip()}"
+        param = qualified.partition("=")[0][len(name) + 1:]
+        if param not in seat.params:
+            accepted = ", ".join(seat.params) or "none"
+            raise SpecError(f"--param {key}: strategy {name} has no parameter '{param}'; accepted: {accepted}")
+        lo_hi = qualified.partition("=")[2]
+        r = _parse_range(qualified.partition("=")[0], lo_hi, qualified)
+        out[param] = ParamRange(f"{name}.{param}", r[0], r[1], r[2], name)
+    for param, d in seat.params.items():
+        if param not in out:
+            half = max(1.0, abs(d))
+            out[param] = ParamRange(f"{name}.{param}", d - half, d + half, None, name)
+    if not out:
+        raise SpecError(f"strategy {name} has no parameters to tune")
+    return [out[p] for p in seat.params]
 
 
 # name -> (one-line definition for --help and docs/tune.md, takes a value, value required)
@@ -100,11 +134,18 @@ class Target:
     def label(self):
         return self.name if self.goal is None else f"{self.name}={self.goal:g}"
 
-    def measure(self, agg):
-        """(value, lo, hi) of the metric over the games of `agg`."""
+    def measure(self, measured):
+        """(value, lo, hi) of the metric over `measured`, a list of (aggregate, focus seat): one aggregate with
+        focus None for a rule search; one per seat rotation, focused on the tuned seat, for a strategy search."""
         from analysis.balance import balance_interval, balance_metrics
         from analysis.intervals import wilson
         from sim.spec import WIN_SCALE
+        if self.name == "win-share":
+            wins = sum(a.seat_sum[f, list(a.seat_columns).index("win60")] for a, f in measured) / WIN_SCALE
+            games = sum(a.n for a, _ in measured)
+            lo, hi = wilson(wins, games)
+            return wins / games, lo, hi
+        (agg, _), = measured
         if self.name == "seat-gap":
             balance, lo, hi = balance_interval(agg)
             return 1 - balance, 1 - hi, 1 - lo
@@ -120,9 +161,12 @@ class Target:
     def loss(self, value):
         if self.name == "seat-gap":
             return value
-        if self.name == "decisiveness":
+        if self.name in ("decisiveness", "win-share"):
             return -value
         return abs(value - self.goal)
+
+
+WIN_SHARE = Target("win-share", None)  # a tuned strategy's win share over every seat rotation; maximised
 
 
 def parse_target(text, players):
