@@ -12,7 +12,7 @@ import pytest
 
 from sim.engine import run_games
 from sim.registry import get_game
-from tests.helpers import make_config, running
+from tests.helpers import make_config, printed, running, wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -97,13 +97,11 @@ def test_ctrl_c_on_a_cluster_run_leaves_a_valid_partial_run(tmp_path):
     with running([sys.executable, "-m", "sim", "run", "straw", "--n", "50000000", "--workers", "2", "--chunk-size",
                   "20000", "--strategy", "weighted", "--out", str(out), "--save-games", "-q"],
                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
-        deadline = time.time() + 120
-        while time.time() < deadline and len(os.listdir(out / "games") if (out / "games").is_dir() else []) < 4:
-            time.sleep(0.5)
-        time.sleep(2)
+        # a part file appears in games/ once its chunk is merged: the cluster is up and the run under way
+        wait_until(proc, lambda: any(f.endswith(".parquet") for f in _ls(out / "games")), "a merged chunk")
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=120)
-    assert proc.returncode == 130
+        stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, printed(stdout, stderr)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "partial" and manifest["backend"] == "dask" and manifest["workers"] == 2
     assert 0 < manifest["n_games"] < 50000000
@@ -112,3 +110,7 @@ def test_ctrl_c_on_a_cluster_run_leaves_a_valid_partial_run(tmp_path):
     rows = pd.concat([pd.read_parquet(out / f) for f in parts])
     assert len(rows) == manifest["n_games"] and rows["game"].tolist() == list(range(manifest["n_games"]))
     assert sorted(os.listdir(out / "games")) == sorted(f[6:] for f in parts)
+
+
+def _ls(path):
+    return [f for f in os.listdir(path) if not f.startswith(".")] if os.path.isdir(path) else []
