@@ -135,3 +135,12 @@ def test_numba_imported_first_still_uses_the_keyed_cache(tmp_path):
 def _cache_files(root):
     return sorted(os.path.join(d, f) for top in ("sim", "strategies", "tests")
                   for d, _, files in os.walk(os.path.join(root, top)) for f in files if f.endswith((".nbi", ".nbc")))
+
+
+def test_the_engine_imports_no_analysis_or_reports():
+    engine = ["sim.engine", "sim.aggregate", "sim.backends", "sim.distributed", "sim.multirun", "sim.results",
+              "sim.tracing", "sim.seats"]
+    proc = _python(f"import sys\nfor m in {engine!r}: __import__(m)\n"
+                   "print(sorted({m.split('.')[0] for m in sys.modules} & {'analysis', 'reports'}))")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
