@@ -54,6 +54,19 @@ def test_paired_runs_on_cluster_equal_in_process(cluster):
         assert a.sums == b.sums and a.n == b.n
 
 
+def test_both_backends_answer_one_interface(cluster):
+    from sim.backends import LocalBackend
+    from sim.distributed import DaskBackend
+    spec = get_game("straw")
+    configs = [make_config(spec, 3, "random", v, seed=8) for v in ((), ("deck-b",))]
+    with LocalBackend(threads=1) as local, DaskBackend(cluster.scheduler.address) as dask:
+        a = local.run(configs, 3000, chunk_size=700)
+        b = dask.run(configs, 3000, chunk_size=1100)
+        assert dask.describe()["backend"] == "dask" and local.describe() == {}
+    assert [r.aggregate.to_dict() for r in a.results] == [r.aggregate.to_dict() for r in b.results]
+    assert a.paired[1].sums == b.paired[1].sums and all(r.complete for r in a.results + b.results)
+
+
 def test_a_killed_worker_changes_nothing(cluster):
     from sim.distributed import run_on_cluster
     config = make_config(get_game("straw"), 3, "weighted", seed=31)
