@@ -14,6 +14,7 @@ import pandas as pd
 from analysis.balance import mean_interval
 from analysis.intervals import mean_se, wilson
 from analysis.summary import _hist_quantiles
+from sim.aggregate import IntHistogram, winning_margin
 from sim.spec import WIN_SCALE
 
 GAMES_FILE = "games.parquet"
@@ -72,29 +73,10 @@ def load_games(run_dir, columns=None) -> pd.DataFrame:
     return df
 
 
-class _Hist:
-    """The integer histogram of sim.engine.IntHistogram (offset, counts), built without importing the engine
-    (and numba with it: seconds of start-up for a command that only reads a file)."""
-
-    def __init__(self, values):
-        values = np.asarray(values, np.int64).ravel()
-        self.offset = int(values.min()) if values.size else 0
-        self.counts = np.bincount(values - self.offset) if values.size else np.zeros(0, np.int64)
-
-    def to_dict(self):
-        return {"offset": self.offset, "counts": self.counts.tolist()}
-
-
 def _hist(values):
-    return _Hist(values)
-
-
-def _winning_margin(scores, ranks, tie):
-    """As sim.engine._winning_margin: |winner's score − the best other seat's|, 0 when the win is shared."""
-    order = np.argsort(ranks, axis=1, kind="stable")
-    first = np.take_along_axis(scores, order[:, :1], axis=1)[:, 0]
-    second = np.take_along_axis(scores, order[:, 1:2], axis=1)[:, 0]
-    return np.where(tie, 0, np.abs(first - second))
+    hist = IntHistogram()
+    hist.add(values)
+    return hist
 
 
 def _mean_block(values):
@@ -174,7 +156,7 @@ def analyse_games(df, players=None, length_column=None) -> dict:
     lo, hi = wilson(ties, n)
     out = {"games": n, "players": players, "seats": seats, "strategies": strategies, "length": length,
            "ties": ties, "tie_rate": {"value": ties / n if n else float("nan"), "lo": lo, "hi": hi},
-           "margin": _mean_block(_winning_margin(scores, ranks, tie)),
+           "margin": _mean_block(winning_margin(scores, ranks, tie)),
            "score_spread_within": _mean_block(scores.std(axis=1))}
     if "lead_changes" in df.columns:
         out["lead_changes"] = _mean_block(df["lead_changes"].to_numpy(np.int64))

@@ -149,10 +149,3 @@ def _seat_sentence(r, note, holm_p=False):
     return (f"seat {r['seat'] + 1} wins {abs(r['excess_pp']):.1f} ± {r['half_width_pp']:.1f} points {direction} "
             f"often than fair ({p}, {note}).")
 
-
-def first_player_sentence(res):
-    """The seat-1 statement alone, e.g. for a sweep table cell."""
-    r = res["seats"][0] if res["seats"] else None
-    if r is None:
-        return ""
-    return f"seat 1: {r['excess_pp']:+.1f} ± {r['half_width_pp']:.1f} points vs fair"

@@ -46,9 +46,9 @@ def seat_rows(agg, seats):
 
 
 def strategy_rows(agg, seats):
-    """Seats grouped by strategy label: seat-games, win share over them, mean score."""
+    """Seats grouped by strategy label: seat-games, win share over them, mean score and rank."""
     cols = list(agg.seat_columns)
-    i_score, i_win = cols.index("score"), cols.index("win60")
+    i_score, i_win, i_rank = cols.index("score"), cols.index("win60"), cols.index("rank")
     groups = {}
     for s, seat in enumerate(seats):
         groups.setdefault(seat.label, []).append(s)
@@ -60,9 +60,10 @@ def strategy_rows(agg, seats):
         total = sum(int(agg.seat_sum[s, i_score]) for s in members)
         total_sq = sum(int(agg.seat_sumsq[s, i_score]) for s in members)
         mean, se = mean_se(total, total_sq, n)
+        ranks = sum(int(agg.seat_sum[s, i_rank]) for s in members)
         rows.append({"strategy": label, "seats": members, "seat_games": n, "wins": wins,
                      "win_share": wins / n if n else float("nan"), "win_lo": lo, "win_hi": hi,
-                     "score_mean": mean, "score_se": se})
+                     "score_mean": mean, "score_se": se, "rank_mean": ranks / n if n else float("nan")})
     return rows
 
 

@@ -24,7 +24,7 @@ DEFAULT_DIR = os.path.join(ROOT, "build", "analysis-bench", "straw-1m")
 SNIPPETS = {
     "analyse": "from analysis.games_table import analyse_run_games; analyse_run_games({d!r})",
     "full": "from analysis.games_table import load_games, analyse_games; analyse_games(load_games({d!r}))",
-    "report": "from reports.html import context_from_run_dirs, render_report; "
+    "report": "from reports.html import render_report; from sim.reporting import context_from_run_dirs; "
               "render_report(context_from_run_dirs([{d!r}]))",
 }
 
@@ -63,7 +63,8 @@ def main(argv=None):
               flush=True)
 
     from analysis.games_table import analyse_games, load_games
-    from reports.html import context_from_run_dirs, render_report
+    from reports.html import render_report
+    from sim.reporting import context_from_run_dirs
     warm = {"analyse": lambda: analyse_games(load_games(args.dir, columns="analysis")),
             "full": lambda: analyse_games(load_games(args.dir)),
             "report": lambda: render_report(context_from_run_dirs([args.dir]))}

@@ -1,8 +1,9 @@
 """The self-contained HTML report: one file, figures inline as SVG, CSS inline, no network access of any kind.
 
-    render_report(context) -> str          write_report(context, path)          context_from_run_dirs(paths)
+    render_report(context) -> str          write_report(context, path)
 
-The context (built by sim/reporting.py, or from saved run directories here):
+The context (built by sim/reporting.py from a finished run or from saved run directories; this module reads no run
+directory):
     {"title", "kind": "run"|"compare"|"sweep"|"tournament"|"report", "command",
      "runs": [{"label", "manifest", "summary", "aggregate", "convergence"}],
      "comparison": {"paired": {...}} | {"unpaired": {"baseline": label}} | None,
@@ -21,7 +22,6 @@ import numpy as np
 
 from analysis.balance import balance_metrics
 from analysis.compare import COLUMNS, describe_metric, paired_differences, unpaired_difference, verdict
-from analysis.intervals import mean_se, wilson
 from analysis.seats import format_p, holm, seat_advantage
 from analysis.summary import _hist_quantiles
 from sim.spec import WIN_SCALE
@@ -92,29 +92,35 @@ class RunView:
             rows = self.summary.get("seats") or []
             self.seat_labels = [r.get("strategy", "?") for r in rows] if len(rows) == self.players \
                 else ["?"] * self.players
+        self.stats = self._seat_stats()
+
+    def _seat_stats(self):
+        """Per seat (win share, lo, hi, score mean, score s.e., rank mean): the summary's, as analysis produced them
+        (from the aggregate only for a context without one)."""
+        rows = self.summary.get("seats") or []
+        if len(rows) != self.players:
+            from analysis.summary import seat_rows
+            rows = seat_rows(self.agg, [SimpleNamespace(label=x) for x in self.seat_labels])
+        return [(r["win_share"], r["win_lo"], r["win_hi"], r["score_mean"], r["score_se"], r["rank_mean"])
+                for r in rows]
 
     def seat_rows(self):
-        i_score, i_rank = list(self.agg.seat_columns).index("score"), list(self.agg.seat_columns).index("rank")
         rows = []
         for s, adv in enumerate(self.advantage["seats"] or [{}] * self.players):
-            wins = self.agg.seat_sum[s, 2] / WIN_SCALE
-            lo, hi = wilson(wins, self.n)
-            mean = self.agg.seat_sum[s, i_score] / self.n if self.n else float("nan")
-            _, se = mean_se(int(self.agg.seat_sum[s, i_score]), int(self.agg.seat_sumsq[s, i_score]), self.n)
+            share, lo, hi, mean, se, rank = self.stats[s]
             rows.append({
                 "seat": s + 1, "strategy": self.seat_labels[s], "games": f"{self.n:,}",
-                "share": _pct(wins / self.n if self.n else float("nan")), "interval": f"[{_pct(lo)}, {_pct(hi)}]",
+                "share": _pct(share), "interval": f"[{_pct(lo)}, {_pct(hi)}]",
                 "excess": f"{adv['excess_pp']:+.1f} ± {adv['half_width_pp']:.1f}" if adv else "–",
                 "p": format_p(adv.get("p_holm")) if adv else "–",
                 "significant": bool(adv.get("significant")) if adv else False,
                 "score": f"{mean:.2f} ± {se:.2f}" if math.isfinite(se) else f"{mean:.2f}",
-                "rank": f"{self.agg.seat_sum[s, i_rank] / self.n:.2f}" if self.n else "–"})
+                "rank": f"{rank:.2f}" if self.n else "–"})
         return rows
 
     def shares(self):
-        wins = self.agg.seat_sum[:, 2] / WIN_SCALE
-        ci = [wilson(w, self.n) for w in wins]
-        return wins / max(self.n, 1), [c[0] for c in ci], [c[1] for c in ci]
+        return ([st[0] if self.n else 0.0 for st in self.stats], [st[1] for st in self.stats],
+                [st[2] for st in self.stats])
 
     def info(self):
         m = self.manifest
@@ -295,18 +301,10 @@ def _tournament(context, views, figures):
     names = list(t["strategies"])
     wins, games = np.asarray(t["wins"], float), np.asarray(t["games"], float)
     ratings = bradley_terry(wins, names)
-    totals = {}
-    for v in views:
-        for s, label in enumerate(v.seat_labels):
-            acc = totals.setdefault(label, [0, 0.0])
-            acc[0] += v.n
-            acc[1] += v.agg.seat_sum[s, 2] / WIN_SCALE
-    standings = []
-    for name in names:
-        n, w = totals.get(name, [0, 0.0])
-        lo, hi = wilson(w, n)
-        standings.append({"strategy": name, "n": f"{n:,}", "share": _pct(w / n if n else float("nan")),
-                          "interval": f"[{_pct(lo)}, {_pct(hi)}]"})
+    from analysis.tournament import strategy_totals
+    totals = strategy_totals([(v.seat_labels, v.agg) for v in views], names)
+    standings = [{"strategy": r.strategy, "n": f"{r.seat_games:,}", "share": _pct(r.win_share),
+                  "interval": f"[{_pct(r.win_lo)}, {_pct(r.win_hi)}]"} for r in totals.itertuples()]
     rating_rows = [{"rank": i + 1, "strategy": r.strategy, "elo": f"{r.elo:+.0f}",
                     "interval": f"[{r.elo_lo:+.0f}, {r.elo_hi:+.0f}]", "theta": f"{r.rating:+.3f} ± {1.96 * r.se:.3f}",
                     "win_rate": _pct(r.win_rate)} for i, r in enumerate(ratings.itertuples())]
@@ -375,7 +373,7 @@ def build_view(context):
                                        unit=" / ".join(sorted(units)), title="Game length")
     length_rows = []
     for v in views:
-        q = _hist_quantiles(v.agg.length_hist)
+        q = v.summary.get("length") or _hist_quantiles(v.agg.length_hist)
         d = v.metrics.get("duration")
         length_rows.append({"label": v.label, "unit": v.unit, "n": f"{v.n:,}",
                             "mean": f"{d['value']:.2f} [{d['lo']:.2f}, {d['hi']:.2f}]" if d else "–",
@@ -449,106 +447,3 @@ def write_report(context, path):
         if os.path.exists(tmp):
             os.remove(tmp)
     return path
-
-
-# -- from saved run directories ---------------------------------------------------------------------------------------
-
-def _read_json(path):
-    import json
-    with open(path) as f:
-        return json.load(f)
-
-
-def _labels(manifests, paths):
-    """Short labels: the saved label, else what differs between the runs (variants, players, sets, seats)."""
-    if all(m.get("label") for m in manifests) and len({m["label"] for m in manifests}) == len(manifests):
-        return [m["label"] for m in manifests]
-    parts = []
-    for m in manifests:
-        parts.append({"variants": "+".join(m.get("variants") or []) or "base", "players": f"{m.get('players')}p",
-                      "sets": ",".join(f"{k}={v}" for k, v in (m.get("sets") or {}).items()),
-                      "seats": ",".join(s.get("label", "?") for s in m.get("strategies") or []),
-                      "seed": f"seed {m.get('seed')}"})
-    keys = [k for k in ("variants", "players", "sets", "seats", "seed") if len({p[k] for p in parts}) > 1]
-    labels = [" ".join(p[k] for k in keys) if keys else os.path.basename(os.path.normpath(path))
-              for p, path in zip(parts, paths)] if len(manifests) > 1 else [parts[0]["variants"]]
-    if len(set(labels)) != len(labels):
-        labels = [os.path.basename(os.path.normpath(p)) for p in paths]
-    return labels
-
-
-def _tournament_from_views(manifests, aggregates):
-    names, index = [], {}
-    for m in manifests:
-        for s in m.get("strategies") or []:
-            if s["label"] not in index:
-                index[s["label"]] = len(names)
-                names.append(s["label"])
-    k = len(names)
-    wins, games = np.zeros((k, k), np.int64), np.zeros((k, k), np.int64)
-    for m, agg in zip(manifests, aggregates):
-        labels = [s["label"] for s in m["strategies"]]
-        for a, la in enumerate(labels):
-            for b, lb in enumerate(labels):
-                if a != b:
-                    wins[index[la], index[lb]] += agg.pair_wins[a, b]
-                    games[index[la], index[lb]] += agg.n
-    return {"strategies": names, "wins": wins.tolist(), "games": games.tolist()}
-
-
-def context_from_run_dirs(paths, output=None) -> dict:
-    """A report context from saved run directories (manifest.json + summary.json with its "aggregate").
-
-    Sub-runs of one `sim compare`/`sweep`/`tournament` are recognised by their manifests ("part_of", "label") and
-    the parent's manifest supplies the command. Per-game pairing is not saved, so runs that differ in variants (or
-    anything else) are shown side by side with unpaired differences of their balance metrics; a saved sweep gets
-    its curves back, a saved tournament its pairwise matrix and ratings.
-    """
-    from sim.engine import Aggregate
-    paths = list(paths)
-    if not paths:
-        raise ValueError("no run directories given")
-    manifests, summaries, aggregates = [], [], []
-    for path in paths:
-        manifest = _read_json(os.path.join(path, "manifest.json"))
-        summary = _read_json(os.path.join(path, "summary.json"))
-        aggregates.append(Aggregate.from_dict(summary.pop("aggregate")))
-        manifests.append(manifest)
-        summaries.append(summary)
-    labels = _labels(manifests, paths)
-    runs = [{"label": label, "manifest": m, "summary": s, "aggregate": a,
-             "convergence": s.get("convergence") or m.get("convergence")}
-            for label, m, s, a in zip(labels, manifests, summaries, aggregates)]
-    parts = {m.get("part_of") for m in manifests}
-    kind = parts.pop() if len(parts) == 1 and None not in parts else "report"
-    parents = {os.path.dirname(os.path.normpath(os.path.abspath(p))) for p in paths}
-    command = manifests[0].get("command", "") if len(paths) == 1 else ""
-    if kind != "report" and len(parents) == 1:
-        parent_manifest = os.path.join(parents.pop(), "manifest.json")
-        if os.path.isfile(parent_manifest):
-            command = _read_json(parent_manifest).get("command", command)
-    context = {"title": "", "kind": kind, "command": command, "runs": runs, "comparison": None, "sweep": None,
-               "tournament": None,
-               "report_command": "sim report " + " ".join(paths) + (f" -o {output}" if output else "")}
-    game = manifests[0].get("title") or manifests[0].get("game", "?")
-    if kind == "sweep" and all("=" in label for label in labels) and len({lb.split("=")[0] for lb in labels}) == 1:
-        values = []
-        for label in labels:
-            raw = label.split("=", 1)[1]
-            try:
-                values.append(int(raw) if raw.lstrip("-").isdigit() else float(raw))
-            except ValueError:
-                values.append(raw)
-        context["sweep"] = {"param": labels[0].split("=")[0], "values": values}
-        context["title"] = f"{game}: sweep of {context['sweep']['param']}"
-    elif kind == "tournament":
-        context["tournament"] = _tournament_from_views(manifests, aggregates)
-        context["title"] = f"{game}: tournament of {len(context['tournament']['strategies'])} strategies"
-    elif len(runs) > 1 and len({m.get("game") for m in manifests}) == 1:
-        context["comparison"] = {"unpaired": {"baseline": labels[0]}}
-        context["title"] = f"{game}: {' vs '.join(labels)}" if len(labels) <= 6 else f"{game}: {len(labels)} runs"
-    else:
-        context["title"] = f"{game}: {aggregates[0].n:,} games" if len(runs) == 1 else f"{len(runs)} runs"
-    if not command:
-        context["command"] = " ; ".join(m.get("command", "") for m in manifests if m.get("command"))
-    return context

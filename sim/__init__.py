@@ -1,8 +1,19 @@
-"""sim — Monte Carlo simulation and balance analysis for tabletop games."""
+"""sim — Monte Carlo simulation and balance analysis for tabletop games.
+
+    import sim
+    r = sim.run("kruki", n=20_000, players=4, strategies="greedy", seed=1)
+    r.seats
+
+The API (sim/api.py, docs/python.md) is loaded on first use, so `import sim` stays light.
+"""
 import hashlib
 import os
+import sys
 
 __version__ = "0.1.0"
+
+API = ("SimError", "configure", "run", "compare", "sweep", "tournament", "trace", "RunReport", "Comparison",
+       "Sweep", "Tournament", "Trace")
 
 
 def _numba_cache_dir():
@@ -12,7 +23,8 @@ def _numba_cache_dir():
     edited strategy module would otherwise run stale compiled code. Keying the folder by the sources that compiled
     code depends on (the RNG, kernel helpers, every game's kernel and rules, the strategies) makes such an edit
     start a fresh cache. An explicit NUMBA_CACHE_DIR wins; SIM_CACHE_DIR sets the base folder (the Makefile
-    uses build/numba-cache), else ~/.cache/sim-numba.
+    uses build/numba-cache), else ~/.cache/sim-numba. numba reads NUMBA_CACHE_DIR when it is first imported, so
+    when something imported numba before sim, its config is set too.
     """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
@@ -33,6 +45,25 @@ def _numba_cache_dir():
                 digest.update(os.path.relpath(path, os.path.dirname(here)).encode() + f.read())
     base = os.environ.get("SIM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "sim-numba")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, digest.hexdigest()[:16])
+    if "numba" in sys.modules:
+        _point_imported_numba(os.environ["NUMBA_CACHE_DIR"])
+
+
+def _point_imported_numba(folder):
+    """numba was imported first and read its config already: set the cache folder in its config as well."""
+    import numba.core.config as config
+    config.CACHE_DIR = folder
+
+
+def __getattr__(name):
+    if name in API:
+        from sim import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'sim' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(API))
 
 
 _numba_cache_dir()

@@ -75,44 +75,41 @@ def describe_game(spec, full=False):
     return "\n".join(lines)
 
 
-def _share(row_agg, s):
-    from analysis.intervals import wilson
-    n = row_agg.n
-    wins = row_agg.seat_sum[s, 2] / 60
-    lo, hi = wilson(wins, n)
-    return f"{100 * wins / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+def _interval_pct(share, lo, hi):
+    return f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def _config_rows(labels, multi):
-    from analysis.balance import balance_metrics
+def _config_rows(result):
+    """Rows of the configuration table from a Comparison's `rows` (analysis output)."""
     rows = []
-    for label, result in zip(labels, multi.results):
-        agg = result.aggregate
-        metrics = balance_metrics(agg, result.config.game)
-        bal, length, ties = metrics["balance"], metrics["duration"], metrics["tie_rate"]
-        rows.append([label, f"{agg.n:,}", " · ".join(_share(agg, s) for s in range(agg.players)),
-                     f"{bal['value']:.3f} [{bal['lo']:.3f}, {bal['hi']:.3f}]",
-                     f"{length['value']:.1f} ± {(length['hi'] - length['lo']) / 2:.1f}",
-                     f"{100 * ties['value']:.1f}%"])
+    for _, r in result.rows.iterrows():
+        players = int(r["players"])
+        shares = " · ".join(_interval_pct(r[f"win_share_s{s}"], r[f"win_lo_s{s}"], r[f"win_hi_s{s}"])
+                            for s in range(players))
+        rows.append([r["label"], f"{int(r['games']):,}", shares,
+                     f"{r['balance']:.3f} [{r['balance_lo']:.3f}, {r['balance_hi']:.3f}]",
+                     f"{r['duration']:.1f} ± {(r['duration_hi'] - r['duration_lo']) / 2:.1f}",
+                     f"{100 * r['tie_rate']:.1f}%"])
     return rows
 
 
-def print_multi_table(labels, multi, first_header="configuration"):
+def print_multi_table(result, first_header="configuration"):
     click.echo(_table([first_header, "games", "win share per seat [95% interval]", "balance [95%]",
-                       "length ± 95%", "ties"], _config_rows(labels, multi), ["<", ">", "<", ">", ">", ">"]))
+                       "length ± 95%", "ties"], _config_rows(result), ["<", ">", "<", ">", ">", ">"]))
 
 
-def print_comparison(labels, multi, paired):
-    cfg = multi.results[0].config
-    click.echo(f"{cfg.game.title} · seed {cfg.seed} · {multi.results[0].aggregate.n:,} games per configuration "
+def print_comparison(result):
+    """A sim.Comparison: the configurations, then paired differences with verdicts."""
+    cfg = result.results[0].config
+    click.echo(f"{cfg.game.title} · seed {cfg.seed} · {result.n:,} games per configuration "
                f"(the same seeds in every one)")
     click.echo()
-    print_multi_table(labels, multi)
-    if paired:
-        from analysis.compare import paired_differences, verdict
-        df = paired_differences(paired)
+    print_multi_table(result)
+    df = result.paired
+    if df is not None:
+        from analysis.compare import verdict
         click.echo()
-        click.echo(f"paired differences vs {paired['baseline']} (Holm-corrected over all rows):")
+        click.echo(f"paired differences vs {result.labels[0]} (Holm-corrected over all rows):")
         rows = [[r["variant"], r["metric"], f"{r['diff']:+.4g}", f"[{r['lo']:+.4g}, {r['hi']:+.4g}]",
                  f"{r['p_holm']:.2g}", "yes" if r["significant"] else "no"] for _, r in df.iterrows()]
         click.echo(_table(["variant", "metric", "difference", "95% interval", "p (Holm)", "significant"], rows,
@@ -125,35 +122,25 @@ def print_comparison(labels, multi, paired):
         click.echo("configurations differ in seat counts, so seats are not paired; compare the balance column")
 
 
-def print_sweep(name, values, multi):
-    cfg = multi.results[0].config
-    click.echo(f"{cfg.game.title} · {cfg.players} players · seed {cfg.seed} · sweep of {name} over "
-               f"{len(values)} values · {multi.results[0].aggregate.n:,} games each (same seeds)")
+def print_sweep(result):
+    """A sim.Sweep: one row per value."""
+    cfg = result.results[0].config
+    click.echo(f"{cfg.game.title} · {cfg.players} players · seed {cfg.seed} · sweep of {result.param} over "
+               f"{len(result.values)} values · {result.n:,} games each (same seeds)")
     click.echo()
-    print_multi_table([f"{name}={v}" for v in values], multi, "value")
+    print_multi_table(result, "value")
 
 
-def print_tournament(names, multi, wins, games):
-    from analysis.intervals import wilson
-    from analysis.ratings import bradley_terry
-    totals = {}
-    for result in multi.results:
-        agg = result.aggregate
-        for s, seat in enumerate(result.config.seats):
-            t = totals.setdefault(seat.label, [0, 0.0, 0])
-            t[0] += agg.n
-            t[1] += agg.seat_sum[s, 2] / 60
-            t[2] += int(agg.seat_sum[s, 0])
-    cfg = multi.results[0].config
-    click.echo(f"{cfg.game.title} · {cfg.players} players · {len(multi.results)} line-ups × "
-               f"{multi.results[0].aggregate.n:,} games (every seat rotation, same seeds)")
+def print_tournament(result):
+    """A sim.Tournament: strategy totals, the pairwise matrix and Bradley–Terry ratings."""
+    cfg = result.results[0].config
+    names, wins, games = result.names, result.wins_matrix, result.games_matrix
+    click.echo(f"{cfg.game.title} · {cfg.players} players · {len(result.results)} line-ups × "
+               f"{result.results[0].aggregate.n:,} games (every seat rotation, same seeds)")
     click.echo()
-    rows = []
-    for name in names:
-        n, w, score = totals[name]
-        lo, hi = wilson(w, n)
-        rows.append([name, f"{n:,}", f"{100 * w / n:.1f}%", f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
-                     f"{score / n:.2f}"])
+    rows = [[r["strategy"], f"{int(r['seat_games']):,}", f"{100 * r['win_share']:.1f}%",
+             f"[{100 * r['win_lo']:.1f}%, {100 * r['win_hi']:.1f}%]", f"{r['score_mean']:.2f}"]
+            for _, r in result.strategies.iterrows()]
     click.echo(_table(["strategy", "seat-games", "win share", "95% interval", "mean score"], rows,
                       ["<", ">", ">", ">", ">"]))
     click.echo()
@@ -167,7 +154,6 @@ def print_tournament(names, multi, wins, games):
     click.echo("pairwise: share of common games where the row strategy ranked strictly better than the column")
     click.echo(_table(header, rows))
     click.echo()
-    ratings = bradley_terry(wins, names)
     click.echo("Bradley–Terry ratings (log-strength, 95% interval):")
-    for _, r in ratings.iterrows():
+    for _, r in result.ratings.iterrows():
         click.echo(f"  {r['strategy']}: {r['rating']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}]")

@@ -12,10 +12,13 @@ import os
 import shutil
 import time
 
-from sim.engine import Aggregate, EngineError, RunResult, rebuild, run_chunk
+from sim.aggregate import Aggregate, PairedSums
+from sim.backends import DeferredInterrupt, MultiResult, RunTotals, play_chunk
+from sim.engine import EngineError, rebuild, set_threads
 from sim.spec import SpecError
 
 DEFAULT_CONNECT_TIMEOUT = 10.0
+ROWS_FOLDER = "games"  # per-game rows of a cluster run: ROWS_FOLDER/part-<first game>.parquet, one per chunk
 _CONFIG_CACHE = {}  # per worker process: description key -> (configs, kernel inputs)
 
 
@@ -55,31 +58,18 @@ def _configs(descriptions):
 
 
 def chunk_task(descriptions, start, count, rows_dir=None, threads=None):
-    """Runs on a worker: games start..start+count-1 of every configuration. Returns per configuration the aggregate
-    as a dict and, when several configurations share the seat count of the first, the paired metric sums."""
-    from sim.engine import set_threads
-    from sim.multirun import PairedSums, game_metrics
+    """Runs on a worker: games start..start+count-1 of every configuration (`play_chunk`). Returns per
+    configuration the aggregate as a dict and the paired metric sums against the first one (or None)."""
     if threads:
         set_threads(threads)
     configs, inputs = _configs(descriptions)
-    aggregates, paired, base = [], [], None
-    for i, (config, inp) in enumerate(zip(configs, inputs)):
-        seat_out, game_out = run_chunk(config, config.seed, start, count, inp)
-        aggregates.append(Aggregate.from_chunk(config.game, config.players, seat_out, game_out, start).to_dict())
-        metrics = game_metrics(config, seat_out, game_out)
-        if i == 0:
-            base = metrics
-            paired.append(None)
-        elif config.players == configs[0].players:
-            sums = PairedSums()
-            sums.add(base, metrics)
-            paired.append({"n": sums.n, "sums": sums.sums})
-        else:
-            paired.append(None)
-        if rows_dir is not None:
+    aggregates, paired, outputs = play_chunk(configs, inputs, start, count)
+    if rows_dir is not None:
+        for i, (config, (seat_out, game_out)) in enumerate(zip(configs, outputs)):
             _write_rows(config, rows_dir if len(configs) == 1 else os.path.join(rows_dir, f"{i:02d}"), start,
                         seat_out, game_out)
-    return {"start": start, "count": count, "aggregates": aggregates, "paired": paired}
+    return {"start": start, "count": count, "aggregates": [agg.to_dict() for agg in aggregates],
+            "paired": [None if p is None else {"n": p.n, "sums": p.sums} for p in paired]}
 
 
 PENDING = ".pending"
@@ -116,7 +106,6 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
     Ctrl-C cancels the tasks still pending and returns what was merged (complete=False)."""
     from dask.distributed import as_completed
 
-    from sim.multirun import PairedSums
     descriptions = [c.describe() for c in configs]
     size = chunk_size or default_chunk_size(n, client)
     ranges = [(s, min(size, n - s)) for s in range(0, n, size)]
@@ -132,9 +121,7 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
         if len(configs) != 1:
             raise SpecError("per-game rows are saved for single runs only")
         os.makedirs(os.path.join(rows_dir, PENDING), exist_ok=True)
-    totals = [Aggregate(c.players, c.game.all_seat_columns, c.game.all_game_columns) for c in configs]
-    paired = [None] + [PairedSums() if c.players == configs[0].players else None for c in configs[1:]]
-    convergence = [[] for _ in configs]
+    totals = RunTotals(configs)
     pending = {}  # chunk index -> result waiting for its turn
     next_merge, next_submit = 0, min(window, len(ranges))
     futures = [submit(i) for i in range(next_submit)]
@@ -142,31 +129,35 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
     interrupted = stopped = False
     t0 = time.perf_counter()
     try:
-        for future in stream:
-            try:
-                out = future.result()
-            except EngineError as exc:
-                client.cancel(futures)
-                raise SpecError(str(exc)) from None
-            pending[out["start"] // size] = out
-            if next_submit < len(ranges) and not stopped:
-                futures.append(submit(next_submit))
-                stream.add(futures[-1])
-                next_submit += 1
-            while next_merge in pending and not stopped:
-                out = pending.pop(next_merge)
-                _merge(out, totals, paired, convergence)
-                if rows_dir is not None:
-                    os.replace(os.path.join(rows_dir, PENDING, _part_name(out["start"])),
-                               os.path.join(rows_dir, _part_name(out["start"])))
-                next_merge += 1
-                if on_chunk is not None:
-                    on_chunk(ranges[next_merge - 1][1])
-                if should_stop is not None and should_stop(totals[0]):
-                    stopped = True
-            if stopped or next_merge == len(ranges):
-                client.cancel([f for f in futures if not f.done()])
-                break
+        with DeferredInterrupt() as ctrl_c:
+            for future in stream:
+                try:
+                    out = future.result()
+                except EngineError as exc:
+                    client.cancel(futures)
+                    raise SpecError(str(exc)) from None
+                pending[out["start"] // size] = out
+                if next_submit < len(ranges) and not stopped:
+                    futures.append(submit(next_submit))
+                    stream.add(futures[-1])
+                    next_submit += 1
+                while next_merge in pending and not stopped:
+                    out = pending.pop(next_merge)
+                    totals.merge([Aggregate.from_dict(d) for d in out["aggregates"]],
+                                 [None if p is None else PairedSums(p["n"], p["sums"]) for p in out["paired"]])
+                    if rows_dir is not None:
+                        os.replace(os.path.join(rows_dir, PENDING, _part_name(out["start"])),
+                                   os.path.join(rows_dir, _part_name(out["start"])))
+                    next_merge += 1
+                    if on_chunk is not None:
+                        on_chunk(ranges[next_merge - 1][1])
+                    if should_stop is not None and should_stop(totals.aggregates[0]):
+                        stopped = True
+                if ctrl_c.requested and next_merge < len(ranges):
+                    interrupted = True
+                if interrupted or stopped or next_merge == len(ranges):
+                    client.cancel([f for f in futures if not f.done()])
+                    break
     except KeyboardInterrupt:
         interrupted = True
         client.cancel(futures)
@@ -175,26 +166,18 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
             shutil.rmtree(os.path.join(rows_dir, PENDING), ignore_errors=True)
     seconds = time.perf_counter() - t0
     complete = not interrupted and (stopped or next_merge == len(ranges))
-    results = [RunResult(c, agg, n, seconds, complete, next_merge, _cluster_threads(client))
-               for c, agg in zip(configs, totals)]
-    return results, paired, convergence
+    multi = totals.result(n, seconds, complete, _cluster_threads(client))
+    return multi.results, multi.paired, multi.convergence
 
 
 def _cluster_threads(client):
     return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()))
 
 
-def _merge(out, totals, paired, convergence):
-    for i, d in enumerate(out["aggregates"]):
-        totals[i].merge(Aggregate.from_dict(d))
-        convergence[i].append(totals[i].win_shares_point())
-        if paired[i] is not None and out["paired"][i] is not None:
-            paired[i].merge(out["paired"][i]["n"], out["paired"][i]["sums"])
-
-
-class ClusterBackend:
-    """`with ClusterBackend(scheduler, workers, timeout) as backend:` — a client for the run, closed afterwards
-    (and the local cluster stopped when this started one)."""
+class DaskBackend:
+    """`with DaskBackend(scheduler, workers, timeout) as backend:` — a client for the run, closed afterwards (and
+    the local cluster stopped when this started one). `run` as LocalBackend's (sim/backends.py); per-game rows are
+    one Parquet file per chunk under ROWS_TO/games/."""
 
     def __init__(self, scheduler=None, workers=None, connect_timeout=DEFAULT_CONNECT_TIMEOUT):
         self.scheduler, self.workers, self.connect_timeout = scheduler, workers, connect_timeout
@@ -213,5 +196,11 @@ class ClusterBackend:
     def describe(self):
         return describe_backend(self.client, self.scheduler)
 
-    def run(self, configs, n, **kwargs):
-        return run_on_cluster(self.client, configs, n, **kwargs)
+    def run(self, configs, n, *, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None):
+        rows_dir = None if rows_to is None else os.path.join(rows_to, ROWS_FOLDER)
+        results, paired, convergence = run_on_cluster(self.client, configs, n, chunk_size=chunk_size,
+                                                      rows_dir=rows_dir, on_chunk=on_chunk, should_stop=should_stop)
+        files = []
+        if rows_dir is not None and os.path.isdir(rows_dir):
+            files = sorted(f"{ROWS_FOLDER}/{f}" for f in os.listdir(rows_dir) if f.endswith(".parquet"))
+        return MultiResult(results, paired, convergence, files)

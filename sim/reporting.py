@@ -1,37 +1,46 @@
-"""Report contexts (reports/html.py) from finished runs, and reading saved run directories back."""
+"""Report contexts (the input of reports/html.py) from finished runs and from saved run directories.
+
+This is the one place that reads run directories back; the contexts carry the summaries analysis produced, and the
+reports only render them. The context:
+    {"title", "kind": "run"|"compare"|"sweep"|"tournament"|"report", "command",
+     "runs": [{"label", "manifest", "summary", "aggregate", "convergence"}],
+     "comparison": {"paired": {...}} | {"unpaired": {"baseline": label}} | None,
+     "sweep": {"param", "values"} | None, "tournament": {"strategies", "wins", "games"} | None}
+"""
 from __future__ import annotations
 
 import os
 
 from sim import results
-from sim.engine import Aggregate
+from sim.aggregate import Aggregate
 from sim.spec import SpecError
 
 
-def _manifest(path):
-    return results.read_json(os.path.join(path, results.MANIFEST))
-
-
-def run_entry(label, run_dir, aggregate, convergence=None):
-    summary = results.read_json(os.path.join(run_dir, results.SUMMARY))
-    summary.pop("aggregate", None)
-    return {"label": label, "manifest": _manifest(run_dir), "summary": summary, "aggregate": aggregate,
+def _entry(label, manifest, summary, aggregate, convergence=None):
+    return {"label": label, "manifest": manifest, "summary": summary, "aggregate": aggregate,
             "convergence": convergence}
 
 
 def run_context(outcome):
-    entry = run_entry(outcome.result.config.game.title, outcome.run_dir, outcome.result.aggregate,
-                      outcome.convergence)
-    return {"title": f"{outcome.result.config.game.title}: {outcome.result.aggregate.n:,} games", "kind": "run",
-            "command": entry["manifest"]["command"], "runs": [entry], "comparison": None, "sweep": None,
+    """The context of one finished run (a sim.pipeline.RunOutcome with its run directory written)."""
+    title = outcome.result.config.game.title
+    entry = _entry(title, outcome.manifest, outcome.summary, outcome.result.aggregate, outcome.convergence)
+    return {"title": f"{title}: {outcome.result.aggregate.n:,} games", "kind": "run",
+            "command": outcome.manifest["command"], "runs": [entry], "comparison": None, "sweep": None,
             "tournament": None}
 
 
 def multi_context(kind, title, command, saved, multi, comparison=None, sweep=None, tournament=None):
-    runs = [run_entry(label, sub, result.aggregate, conv)
-            for (label, sub, _), result, conv in zip(saved, multi.results, multi.convergence)]
+    """The context of a compare, sweep or tournament: `saved` as sim.pipeline.save_multi returns it."""
+    runs = [_entry(label, manifest, summary, result.aggregate, conv)
+            for (label, _, summary, manifest), result, conv in zip(saved, multi.results, multi.convergence)]
     return {"title": title, "kind": kind, "command": command, "runs": runs, "comparison": comparison,
             "sweep": sweep, "tournament": tournament}
+
+
+def outcome_context(outcome, title, **sections):
+    """multi_context of a sim.pipeline.MultiOutcome."""
+    return multi_context(outcome.kind, title, outcome.command, outcome.saved, outcome.multi, **sections)
 
 
 def load_run_dir(path):
@@ -42,7 +51,7 @@ def load_run_dir(path):
         if not os.path.isfile(os.path.join(path, name)):
             raise SpecError(f"{path} is not a run directory: {name} is missing")
     try:
-        manifest = _manifest(path)
+        manifest = results.read_json(os.path.join(path, results.MANIFEST))
         summary = results.read_json(os.path.join(path, results.SUMMARY))
         aggregate = Aggregate.from_dict(summary.pop("aggregate"))
     except (ValueError, KeyError, TypeError) as exc:
@@ -62,3 +71,85 @@ def expand_run_dirs(paths):
                 continue
         out.append(path)
     return out
+
+
+def _tournament(manifests, aggregates):
+    from analysis.tournament import strategy_names, tournament_matrix
+    lineups = [([s["label"] for s in m.get("strategies") or []], agg) for m, agg in zip(manifests, aggregates)]
+    names = strategy_names(lineups)
+    wins, games = tournament_matrix(lineups, names)
+    return {"strategies": names, "wins": wins.tolist(), "games": games.tolist()}
+
+
+def _labels(manifests, paths):
+    """Short labels: the saved label, else what differs between the runs (variants, players, sets, seats)."""
+    if all(m.get("label") for m in manifests) and len({m["label"] for m in manifests}) == len(manifests):
+        return [m["label"] for m in manifests]
+    parts = []
+    for m in manifests:
+        parts.append({"variants": "+".join(m.get("variants") or []) or "base", "players": f"{m.get('players')}p",
+                      "sets": ",".join(f"{k}={v}" for k, v in (m.get("sets") or {}).items()),
+                      "seats": ",".join(s.get("label", "?") for s in m.get("strategies") or []),
+                      "seed": f"seed {m.get('seed')}"})
+    keys = [k for k in ("variants", "players", "sets", "seats", "seed") if len({p[k] for p in parts}) > 1]
+    labels = [" ".join(p[k] for k in keys) if keys else os.path.basename(os.path.normpath(path))
+              for p, path in zip(parts, paths)] if len(manifests) > 1 else [parts[0]["variants"]]
+    if len(set(labels)) != len(labels):
+        labels = [os.path.basename(os.path.normpath(p)) for p in paths]
+    return labels
+
+
+def context_from_run_dirs(paths, output=None) -> dict:
+    """A report context from saved run directories (manifest.json + summary.json with its "aggregate").
+
+    Sub-runs of one `sim compare`/`sweep`/`tournament` are recognised by their manifests ("part_of", "label") and
+    the parent's manifest supplies the command. Per-game pairing is not saved, so runs that differ in variants (or
+    anything else) are shown side by side with unpaired differences of their balance metrics; a saved sweep gets
+    its curves back, a saved tournament its pairwise matrix and ratings.
+    """
+    paths = list(paths)
+    if not paths:
+        raise ValueError("no run directories given")
+    manifests, summaries, aggregates = [], [], []
+    for path in paths:
+        manifest, summary, aggregate = load_run_dir(path)
+        manifests.append(manifest)
+        summaries.append(summary)
+        aggregates.append(aggregate)
+    labels = _labels(manifests, paths)
+    runs = [{"label": label, "manifest": m, "summary": s, "aggregate": a,
+             "convergence": s.get("convergence") or m.get("convergence")}
+            for label, m, s, a in zip(labels, manifests, summaries, aggregates)]
+    parts = {m.get("part_of") for m in manifests}
+    kind = parts.pop() if len(parts) == 1 and None not in parts else "report"
+    parents = {os.path.dirname(os.path.normpath(os.path.abspath(p))) for p in paths}
+    command = manifests[0].get("command", "") if len(paths) == 1 else ""
+    if kind != "report" and len(parents) == 1:
+        parent_manifest = os.path.join(parents.pop(), "manifest.json")
+        if os.path.isfile(parent_manifest):
+            command = results.read_json(parent_manifest).get("command", command)
+    context = {"title": "", "kind": kind, "command": command, "runs": runs, "comparison": None, "sweep": None,
+               "tournament": None,
+               "report_command": "sim report " + " ".join(paths) + (f" -o {output}" if output else "")}
+    game = manifests[0].get("title") or manifests[0].get("game", "?")
+    if kind == "sweep" and all("=" in label for label in labels) and len({lb.split("=")[0] for lb in labels}) == 1:
+        values = []
+        for label in labels:
+            raw = label.split("=", 1)[1]
+            try:
+                values.append(int(raw) if raw.lstrip("-").isdigit() else float(raw))
+            except ValueError:
+                values.append(raw)
+        context["sweep"] = {"param": labels[0].split("=")[0], "values": values}
+        context["title"] = f"{game}: sweep of {context['sweep']['param']}"
+    elif kind == "tournament":
+        context["tournament"] = _tournament(manifests, aggregates)
+        context["title"] = f"{game}: tournament of {len(context['tournament']['strategies'])} strategies"
+    elif len(runs) > 1 and len({m.get("game") for m in manifests}) == 1:
+        context["comparison"] = {"unpaired": {"baseline": labels[0]}}
+        context["title"] = f"{game}: {' vs '.join(labels)}" if len(labels) <= 6 else f"{game}: {len(labels)} runs"
+    else:
+        context["title"] = f"{game}: {aggregates[0].n:,} games" if len(runs) == 1 else f"{len(runs)} runs"
+    if not command:
+        context["command"] = " ; ".join(m.get("command", "") for m in manifests if m.get("command"))
+    return context

@@ -58,12 +58,12 @@ def remove_if_empty(path):
 def write_json_atomic(path, data):
     tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "w") as f:
-        json.dump(data, f, indent=2, default=_json_default)
+        json.dump(data, f, indent=2, default=json_default)
         f.write("\n")
     os.replace(tmp, path)
 
 
-def _json_default(obj):
+def json_default(obj):
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, np.floating):
@@ -169,8 +169,8 @@ def reproduce_command(config, n, command="run", extra=()):
     if n is not None:
         parts += ["--n", str(n)]
     parts += list(extra)
-    return " ".join(_quote(p) for p in parts)
+    return " ".join(quote_arg(p) for p in parts)
 
 
-def _quote(arg):
+def quote_arg(arg):
     return arg if arg and all(ch.isalnum() or ch in "-_./:=,+" for ch in arg) else repr(arg)

@@ -2,6 +2,7 @@
 import os
 import signal
 import subprocess
+import time
 from contextlib import contextmanager
 
 from sim.engine import configure as make_config, run_chunk  # noqa: F401  (make_config is used by the tests)
@@ -42,3 +43,23 @@ def running(args, **options):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def wait_until(proc, under_way, what, timeout=600):
+    """Wait for a positive sign that the subprocess's run is under way (`under_way()` true); fail with what the
+    subprocess printed when it ends first or the sign does not come within `timeout` seconds."""
+    deadline = time.time() + timeout
+    while not under_way():
+        if proc.poll() is not None or time.time() > deadline:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            raise AssertionError(f"never saw {what} (exit {proc.returncode}); the run printed:\n{printed(out, err)}")
+        time.sleep(0.05)
+
+
+def printed(out, err):
+    """A subprocess's stdout and stderr for an assertion message."""
+    def text(b):
+        return (b.decode(errors="replace") if isinstance(b, bytes) else b or "").strip() or "(nothing)"
+    return f"--- stdout:\n{text(out)}\n--- stderr:\n{text(err)}"

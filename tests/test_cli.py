@@ -4,13 +4,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from tests.helpers import running
+from tests.helpers import printed, running, wait_until
 
 GOOD_PLUGIN = '''
 from numba import njit
@@ -194,13 +193,11 @@ def test_ctrl_c_leaves_a_valid_partial_run(tmp_path):
     with running([sys.executable, "-m", "sim", "run", "straw", "--n", "500000000", "--players", "4", "--strategy",
                   "weighted", "--out", str(out_dir), "--save-games", "--chunk-size", "2000", "-q"],
                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
-        deadline = time.time() + 60
-        while time.time() < deadline and not any(f.startswith("games.parquet.tmp") for f in _ls(out_dir)):
-            time.sleep(0.2)
-        time.sleep(1.0)
+        # the rows file appears once the first chunk is saved: the run is in its chunk loop
+        wait_until(proc, lambda: any(f.startswith("games.parquet.tmp") for f in _ls(out_dir)), "the rows file")
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err.decode()
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, printed(out, err)
     manifest = json.loads((out_dir / "manifest.json").read_text())
     assert manifest["status"] == "partial" and 0 < manifest["n_games"] < 500000000
     import pandas as pd

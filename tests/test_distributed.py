@@ -12,7 +12,7 @@ import pytest
 
 from sim.engine import run_games
 from sim.registry import get_game
-from tests.helpers import make_config, running
+from tests.helpers import make_config, printed, running, wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -52,6 +52,19 @@ def test_paired_runs_on_cluster_equal_in_process(cluster):
         assert a.aggregate.to_dict() == b.aggregate.to_dict()
     for a, b in zip(paired[1:], local.paired[1:]):
         assert a.sums == b.sums and a.n == b.n
+
+
+def test_both_backends_answer_one_interface(cluster):
+    from sim.backends import LocalBackend
+    from sim.distributed import DaskBackend
+    spec = get_game("straw")
+    configs = [make_config(spec, 3, "random", v, seed=8) for v in ((), ("deck-b",))]
+    with LocalBackend(threads=1) as local, DaskBackend(cluster.scheduler.address) as dask:
+        a = local.run(configs, 3000, chunk_size=700)
+        b = dask.run(configs, 3000, chunk_size=1100)
+        assert dask.describe()["backend"] == "dask" and local.describe() == {}
+    assert [r.aggregate.to_dict() for r in a.results] == [r.aggregate.to_dict() for r in b.results]
+    assert a.paired[1].sums == b.paired[1].sums and all(r.complete for r in a.results + b.results)
 
 
 def test_a_killed_worker_changes_nothing(cluster):
@@ -97,13 +110,11 @@ def test_ctrl_c_on_a_cluster_run_leaves_a_valid_partial_run(tmp_path):
     with running([sys.executable, "-m", "sim", "run", "straw", "--n", "50000000", "--workers", "2", "--chunk-size",
                   "20000", "--strategy", "weighted", "--out", str(out), "--save-games", "-q"],
                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
-        deadline = time.time() + 120
-        while time.time() < deadline and len(os.listdir(out / "games") if (out / "games").is_dir() else []) < 4:
-            time.sleep(0.5)
-        time.sleep(2)
+        # a part file appears in games/ once its chunk is merged: the cluster is up and the run under way
+        wait_until(proc, lambda: any(f.endswith(".parquet") for f in _ls(out / "games")), "a merged chunk")
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=120)
-    assert proc.returncode == 130
+        stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, printed(stdout, stderr)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "partial" and manifest["backend"] == "dask" and manifest["workers"] == 2
     assert 0 < manifest["n_games"] < 50000000
@@ -112,3 +123,7 @@ def test_ctrl_c_on_a_cluster_run_leaves_a_valid_partial_run(tmp_path):
     rows = pd.concat([pd.read_parquet(out / f) for f in parts])
     assert len(rows) == manifest["n_games"] and rows["game"].tolist() == list(range(manifest["n_games"]))
     assert sorted(os.listdir(out / "games")) == sorted(f[6:] for f in parts)
+
+
+def _ls(path):
+    return [f for f in os.listdir(path) if not f.startswith(".")] if os.path.isdir(path) else []

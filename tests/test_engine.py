@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 from analysis.summary import summarize
-from sim.engine import Aggregate, IntHistogram, run_games
+from sim.aggregate import Aggregate, IntHistogram
+from sim.engine import run_games
 from sim.registry import all_games, get_game
 from sim.rng import PyStream, below, shuffle, stream_start
-from sim.runner import execute_run
+from sim.pipeline import execute_run
 from tests.helpers import make_config
 
 

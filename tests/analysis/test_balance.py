@@ -60,5 +60,5 @@ def test_jackknife_se_is_close_to_the_binomial_se_of_the_gap():
 
 
 def test_no_games_gives_no_metrics():
-    from sim.engine import Aggregate
+    from sim.aggregate import Aggregate
     assert balance_metrics(Aggregate(2, ("score", "rank", "win60"), ("error", "turns"))) == {}

@@ -9,7 +9,7 @@ from analysis.games_table import analyse_games, analyse_run_games, analysis_colu
 def saved_run(tmp_path_factory):
     from sim.engine import configure
     from sim.registry import get_game
-    from sim.runner import execute_run
+    from sim.pipeline import execute_run
     config = configure(get_game("straw"), 3, "random,safe,straw-hunter", seed=7)
     outcome = execute_run(config, 3000, out=str(tmp_path_factory.mktemp("runs") / "r"), save_games=True,
                           progress=False)

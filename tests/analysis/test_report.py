@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from reports.html import context_from_run_dirs, render_report, write_report
+from reports.html import render_report, write_report
+from sim.reporting import context_from_run_dirs
 
 
 class _Check(HTMLParser):
@@ -68,7 +69,7 @@ def check_report(text, n_text, seed, command):
 def straw_run(tmp_path_factory):
     from sim.engine import configure
     from sim.registry import get_game
-    from sim.runner import execute_run
+    from sim.pipeline import execute_run
     config = configure(get_game("straw"), 4, "random", seed=9)
     return execute_run(config, 2000, out=str(tmp_path_factory.mktemp("runs") / "straw"), progress=False)
 
@@ -99,7 +100,7 @@ def test_report_from_a_saved_run_directory(straw_run):
 
 def _multi(tmp_path, kind, configs, labels, n):
     from sim.multirun import run_together
-    from sim.runner import save_multi
+    from sim.pipeline import save_multi
     multi = run_together(configs, n)
     parent = str(tmp_path / kind)
     os.makedirs(parent)
@@ -131,8 +132,9 @@ def test_compare_report_with_paired_differences(tmp_path):
 
 
 def test_sweep_and_tournament_reports(tmp_path):
+    from analysis.tournament import tournament_matrix
     from sim.engine import configure
-    from sim.multirun import tournament_lineups, tournament_matrix
+    from sim.multirun import tournament_lineups
     from sim.registry import get_game
     from sim.reporting import multi_context
     game = get_game("straw")

@@ -79,7 +79,7 @@ def test_two_players_fair():
 
 
 def test_no_games():
-    from sim.engine import Aggregate
+    from sim.aggregate import Aggregate
     res = seat_advantage(Aggregate(3, ("score", "rank", "win60"), ("error", "turns")))
     assert res["seats"] == [] and "no games" in res["sentences"][0]
 

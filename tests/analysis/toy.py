@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from sim.engine import Aggregate
+from sim.aggregate import Aggregate
 
 TOY_GAME = SimpleNamespace(all_seat_columns=("score", "rank", "win60"),
                            all_game_columns=("error", "turns", "lead_changes"), length_column="turns")

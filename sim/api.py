@@ -1,0 +1,236 @@
+"""The public Python API (docs/python.md); the `sim` command line is a thin layer over these functions.
+
+    sim.run(game, n, ...)                 -> RunReport      one configuration
+    sim.compare(game, n, variants=[...])  -> Comparison     several configurations on the same games
+    sim.sweep(game, param, values, n)     -> Sweep          one parameter over a range, same games
+    sim.tournament(game, strategies, n)   -> Tournament     strategies over every seat rotation
+    sim.trace(game, game_index, ...)      -> Trace          one game of a run, event by event
+
+Bad input raises sim.SimError (one line, the line the CLI prints). Nothing is written unless `out=` is given.
+Every function takes the game's options as the CLI does: players, variants (names; 'a+b' combines), strategies (one
+spec for every seat or a comma list / list per seat), sets ({"name": value} or ["name=value", ...]; strategy
+parameters as "strategy.param"), seed, data ({"table": "file.csv"}).
+"""
+from __future__ import annotations
+
+from sim.api_results import Comparison, RunReport, Sweep, Tournament, Trace
+from sim.spec import SpecError as SimError
+
+DEFAULT_N = 100_000
+DEFAULT_MAX_N = 100_000_000
+
+
+def _set_items(sets):
+    """{name: value} or ["name=value", ...] -> ["name=value", ...] (the CLI's --set form)."""
+    if not sets:
+        return []
+    if isinstance(sets, dict):
+        return [f"{k}={v}" for k, v in sets.items()]
+    if isinstance(sets, str):
+        return [sets]
+    return list(sets)
+
+
+def parse_sets(values):
+    """["NAME=VALUE" (rule parameter, integer) or "STRATEGY.PARAM=VALUE" (number)] -> (rule sets, strategy sets)."""
+    rule_sets, strategy_sets = {}, {}
+    for item in values:
+        name, sep, raw = str(item).partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name or not raw:
+            raise SimError(f"malformed --set '{item}'; expected NAME=VALUE or STRATEGY.PARAM=VALUE")
+        if "." in name:
+            strategy, _, param = name.rpartition(".")
+            try:
+                strategy_sets.setdefault(strategy, {})[param] = float(raw)
+            except ValueError:
+                raise SimError(f"--set {name} needs a number, not '{raw}'") from None
+        else:
+            try:
+                rule_sets[name] = int(raw)
+            except ValueError:
+                raise SimError(f"--set {name} needs an integer, not '{raw}'") from None
+    return rule_sets, strategy_sets
+
+
+def split_variants(items):
+    """Variant names -> one tuple ('a+b' and repeats combine; 'base' means none)."""
+    if isinstance(items, str):
+        items = [items]
+    return tuple(v.strip() for item in items or () for v in item.split("+") if v.strip() and v.strip() != "base")
+
+
+def _strategy_text(strategies):
+    if strategies is None or isinstance(strategies, str):
+        return strategies
+    return ",".join(strategies)
+
+
+def _game(game):
+    from sim.registry import get_game
+    return get_game(game) if isinstance(game, str) else game
+
+
+def configure(game, players=None, variants=(), strategies=None, sets=None, seed=1, data=None):
+    """A checked RunConfig (sim.engine) from user-level choices; every check happens here, before any game."""
+    from sim.engine import configure as engine_configure
+    spec = _game(game)
+    rule_sets, strategy_sets = parse_sets(_set_items(sets))
+    return engine_configure(spec, players, _strategy_text(strategies), split_variants(variants), rule_sets, seed,
+                            strategy_sets, dict(data or {}))
+
+
+def _backend(threads, scheduler, workers, connect_timeout):
+    from sim.backends import backend_for
+    return backend_for(scheduler, workers, connect_timeout, threads)
+
+
+def _check_precision(precision):
+    if not 0 < precision < 0.5:
+        raise SimError(f"--precision must be between 0 and 0.5 (a half-width), not {precision}")
+
+
+def run(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None,
+        save_games=False, out=None, precision=None, max_n=DEFAULT_MAX_N, threads=None, chunk_size=None,
+        scheduler=None, workers=None, connect_timeout=None, progress=False):
+    """Play n games (or, with precision=h, until every seat's 95% win-share half-width is ≤ h, at most max_n).
+    save_games keeps one row per game (RunReport.games; games.parquet with `out`)."""
+    from sim.pipeline import execute_run
+    config = configure(game, players, variants, strategies, sets, seed, data)
+    should_stop, extra = None, None
+    if precision is not None:
+        from analysis.precision import largest_half_width
+        _check_precision(precision)
+        n, extra = max_n, {"precision": precision}
+        should_stop = lambda agg: agg.n >= 1000 and largest_half_width(agg) <= precision  # noqa: E731
+    with _backend(threads, scheduler, workers, connect_timeout) as backend:
+        outcome = execute_run(config, n, out=out, save_games=save_games, keep_games=save_games, threads=threads,
+                              chunk_size=chunk_size, progress=progress, should_stop=should_stop,
+                              extra_manifest=extra, backend=backend)
+    return RunReport(outcome)
+
+
+def _players_list(players, spec):
+    if players is None:
+        return [spec.default_players]
+    if isinstance(players, int):
+        return [players]
+    if isinstance(players, str):
+        try:
+            counts = [int(x) for x in players.split(",") if x.strip()]
+        except ValueError:
+            counts = []
+        if not counts:
+            raise SimError(f"--players takes seat counts separated by commas, not '{players}'")
+        return counts
+    return [int(p) for p in players]
+
+
+def reproduce(game_id, command, counts, variants, sets, strategy, seed, n, extra=()):
+    """The `sim` command line that plays a compare/sweep/tournament again."""
+    from sim.results import quote_arg
+    parts = ["sim", command, game_id]
+    if counts:
+        parts += ["--players", ",".join(map(str, counts))]
+    for v in variants:
+        parts += ["--variant", v]
+    for s in sets:
+        parts += ["--set", s]
+    if strategy:
+        parts += ["--strategy", strategy]
+    parts += ["--seed", str(seed), "--n", str(n), *extra]
+    return " ".join(quote_arg(p) for p in parts)
+
+
+def _run_multi(kind, configs, labels, n, command, out, threads, chunk_size, scheduler, workers, connect_timeout,
+               progress):
+    from sim.pipeline import execute_multi
+    with _backend(threads, scheduler, workers, connect_timeout) as backend:
+        return execute_multi(kind, configs, labels, n, command, out=out, backend=backend, progress=progress,
+                             chunk_size=chunk_size)
+
+
+def compare(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None,
+            out=None, threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None,
+            progress=False):
+    """Every variant entry ('base', 'a', 'a+b') at every seat count (players=[2, 3, 4]) is one configuration; all
+    play the same games, so configurations with the first one's seat count get paired differences."""
+    from sim.engine import configure as engine_configure
+    spec = _game(game)
+    counts = _players_list(players, spec)
+    variants = [variants] if isinstance(variants, str) else list(variants or ())
+    entries = [split_variants([v]) for v in variants] or [()]
+    rule_sets, strategy_sets = parse_sets(_set_items(sets))
+    configs, labels = [], []
+    for p in counts:
+        for entry in entries:
+            configs.append(engine_configure(spec, p, _strategy_text(strategies), entry, rule_sets, seed,
+                                            strategy_sets, dict(data or {})))
+            name = "+".join(entry) or "base"
+            labels.append(name if len(counts) == 1 else (f"{p}p" if len(entries) == 1 else f"{p}p {name}"))
+    if len(configs) < 2:
+        raise SimError("compare needs at least two configurations: several --variant or --players 2,3,...")
+    if len(set(labels)) != len(labels):
+        raise SimError(f"compare lists the same configuration twice: {', '.join(labels)}")
+    command = reproduce(spec.id, "compare", counts, variants, _set_items(sets),
+                        _strategy_text(strategies), seed, n)
+    return Comparison(_run_multi("compare", configs, labels, n, command, out, threads, chunk_size, scheduler,
+                                 workers, connect_timeout, progress))
+
+
+def sweep(game, param, values, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=None, seed=1,
+          data=None, out=None, threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None,
+          progress=False):
+    """One rule parameter (or 'strategy.param') over values ([40, 45, 50] or '40:60:2' or '1,3,7'); every value
+    plays the same games."""
+    from sim.engine import configure as engine_configure
+    from sim.multirun import parse_range
+    spec = _game(game)
+    raw = values if isinstance(values, str) else ",".join(map(str, values))
+    values = parse_range(raw) if isinstance(values, str) else list(values)
+    fixed = _set_items(sets)
+    configs, labels = [], []
+    for value in values:
+        rule_sets, strategy_sets = parse_sets(fixed + [f"{param}={value}"])
+        configs.append(engine_configure(spec, players, _strategy_text(strategies), split_variants(variants),
+                                        rule_sets, seed, strategy_sets, dict(data or {})))
+        labels.append(f"{param}={value}")
+    command = reproduce(spec.id, "sweep", [players] if players else [], list(variants or ()),
+                        fixed + [f"{param}={raw}"], _strategy_text(strategies), seed, n)
+    outcome = _run_multi("sweep", configs, labels, n, command, out, threads, chunk_size, scheduler, workers,
+                         connect_timeout, progress)
+    return Sweep(outcome, param, values)
+
+
+def tournament(game, strategies, n=DEFAULT_N, *, players=None, variants=(), sets=None, seed=1, data=None, out=None,
+               threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None, progress=False):
+    """Round robin of strategies (a list or a comma list) over every seat rotation of every line-up; n is the total
+    over all line-ups."""
+    from sim.engine import configure as engine_configure
+    from sim.multirun import tournament_lineups
+    from sim.seats import split_specs
+    spec = _game(game)
+    players = players if players is not None else spec.default_players
+    text = _strategy_text(strategies)
+    rule_sets, strategy_sets = parse_sets(_set_items(sets))
+    lineups = tournament_lineups(split_specs(text), players)
+    per_lineup = max(1, n // len(lineups))
+    configs = [engine_configure(spec, players, ",".join(lineup), split_variants(variants), rule_sets, seed,
+                                strategy_sets, dict(data or {})) for lineup in lineups]
+    labels = [" | ".join(s.label for s in c.seats) for c in configs]
+    command = reproduce(spec.id, "tournament", [players], list(variants or ()), _set_items(sets), None, seed, n,
+                        ["--strategies", text])
+    return Tournament(_run_multi("tournament", configs, labels, per_lineup, command, out, threads, chunk_size,
+                                 scheduler, workers, connect_timeout, progress))
+
+
+def trace(game, game_index, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None):
+    """Game `game_index` of the run with these options, event by event (the same game as in sim.run)."""
+    from sim.tracing import trace_game
+    config = configure(game, players, variants, strategies, sets, seed, data)
+    events, record = trace_game(config, game_index)
+    return Trace(config, game_index, events, record)
+
+
+__all__ = ["SimError", "configure", "run", "compare", "sweep", "tournament", "trace", "RunReport", "Comparison",
+           "Sweep", "Tournament", "Trace"]

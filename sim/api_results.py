@@ -1,0 +1,202 @@
+"""What the public API returns (sim/api.py): finished runs with their analysis as pandas DataFrames.
+
+Everything here is computed from exact aggregates by analysis/; the objects keep the engine's results too
+(`.result`, `.multi`) for reports and the command line.
+"""
+from __future__ import annotations
+
+SEAT_COLUMNS = ("seat", "strategy", "games", "wins", "win_share", "win_lo", "win_hi", "score_mean", "score_se",
+                "score_min", "score_max", "rank_mean")
+STRATEGY_COLUMNS = ("strategy", "seats", "seat_games", "wins", "win_share", "win_lo", "win_hi", "score_mean",
+                    "score_se", "rank_mean")
+
+
+def _frame(rows, columns, **constant):
+    import pandas as pd
+    df = pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=list(columns))
+    for i, (name, value) in enumerate(constant.items()):
+        df.insert(i, name, value)
+    return df
+
+
+def summary_json(summary, aggregate):
+    """Exactly what summary.json holds: the summary and its aggregate, as JSON data."""
+    import json
+
+    from sim.results import json_default
+    return json.loads(json.dumps({**summary, "aggregate": aggregate.to_dict()}, default=json_default))
+
+
+class RunReport:
+    """One finished run: `seats`, `strategies` (DataFrames), `summary` (summary.json), `games` (rows or None)."""
+
+    def __init__(self, outcome):
+        self.outcome = outcome
+        self.result = outcome.result
+        self.config = outcome.result.config
+        self.aggregate = outcome.result.aggregate
+        self.summary = summary_json(outcome.summary, self.aggregate)
+        self.games = outcome.games
+        self.run_dir = outcome.run_dir
+        self.manifest = outcome.manifest or None
+        self.convergence = outcome.convergence
+
+    @property
+    def n(self):
+        return self.aggregate.n
+
+    @property
+    def complete(self):
+        return self.result.complete
+
+    @property
+    def seats(self):
+        return _frame(self.summary["seats"], SEAT_COLUMNS)
+
+    @property
+    def strategies(self):
+        return _frame(self.summary["strategies"], STRATEGY_COLUMNS)
+
+    def __repr__(self):
+        return (f"<RunReport {self.config.game.id} {self.config.players}p, {self.n:,} games"
+                f"{'' if self.complete else ' (partial)'}>")
+
+
+class Comparison:
+    """Several configurations on the same games: `rows` (one per configuration, balance metrics with intervals),
+    `seats` (per configuration and seat), `paired` (paired differences vs the first configuration, Holm-corrected;
+    None when no configuration shares its seat count)."""
+
+    def __init__(self, outcome):
+        self.outcome = outcome
+        self.kind = outcome.kind
+        self.labels = outcome.labels
+        self.multi = outcome.multi
+        self.results = outcome.multi.results
+        self.summaries = [summary_json(s, r.aggregate) for s, r in zip(outcome.summaries, self.results)]
+        self.run_dir = outcome.run_dir
+        self.command = outcome.command
+        variants = {label: sums.as_paired() for label, sums in zip(self.labels, self.multi.paired)
+                    if sums is not None}
+        self.paired_sums = {"baseline": self.labels[0], "variants": variants} if variants else None
+
+    @property
+    def n(self):
+        return self.results[0].aggregate.n
+
+    @property
+    def complete(self):
+        return all(r.complete for r in self.results)
+
+    @property
+    def rows(self):
+        import pandas as pd
+
+        from analysis.balance import balance_metrics
+        rows = []
+        for label, result, summary in zip(self.labels, self.results, self.summaries):
+            row = {"label": label, "players": result.config.players, "games": result.aggregate.n}
+            for s, seat in enumerate(summary["seats"]):
+                row.update({f"win_share_s{s}": seat["win_share"], f"win_lo_s{s}": seat["win_lo"],
+                            f"win_hi_s{s}": seat["win_hi"]})
+            for name, m in balance_metrics(result.aggregate, result.config.game).items():
+                row.update({name: m["value"], f"{name}_lo": m["lo"], f"{name}_hi": m["hi"]})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    @property
+    def seats(self):
+        import pandas as pd
+        return pd.concat([_frame(s["seats"], SEAT_COLUMNS, label=label) for label, s in zip(self.labels,
+                                                                                          self.summaries)],
+                         ignore_index=True)
+
+    @property
+    def paired(self):
+        if self.paired_sums is None:
+            return None
+        from analysis.compare import paired_differences
+        return paired_differences(self.paired_sums)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {' vs '.join(self.labels)}, {self.n:,} games each>"
+
+
+class Sweep(Comparison):
+    """A Comparison whose configurations are the values of one parameter: `rows` carry a `value` column."""
+
+    def __init__(self, outcome, param, values):
+        super().__init__(outcome)
+        self.param, self.values = param, list(values)
+
+    @property
+    def rows(self):
+        df = super().rows
+        df.insert(1, "value", self.values)
+        return df
+
+
+class Tournament:
+    """Strategies over every seat rotation: `strategies` (totals with intervals), `wins`/`games` (pairwise,
+    DataFrames indexed by strategy), `ratings` (Bradley–Terry with intervals), `lineups` (one row per line-up)."""
+
+    def __init__(self, outcome):
+        from analysis.tournament import strategy_names, tournament_matrix
+        self.outcome = outcome
+        self.labels = outcome.labels
+        self.multi = outcome.multi
+        self.results = outcome.multi.results
+        self.run_dir = outcome.run_dir
+        self.command = outcome.command
+        self.lineup_aggregates = [([s.label for s in r.config.seats], r.aggregate) for r in self.results]
+        self.names = strategy_names(self.lineup_aggregates)
+        self.wins_matrix, self.games_matrix = tournament_matrix(self.lineup_aggregates, self.names)
+
+    @property
+    def strategies(self):
+        from analysis.tournament import strategy_totals
+        return strategy_totals(self.lineup_aggregates, self.names)
+
+    @property
+    def wins(self):
+        import pandas as pd
+        return pd.DataFrame(self.wins_matrix, index=self.names, columns=self.names)
+
+    @property
+    def games(self):
+        import pandas as pd
+        return pd.DataFrame(self.games_matrix, index=self.names, columns=self.names)
+
+    @property
+    def ratings(self):
+        from analysis.ratings import bradley_terry
+        return bradley_terry(self.wins_matrix, self.names)
+
+    @property
+    def lineups(self):
+        import pandas as pd
+        return pd.DataFrame([{"lineup": label, "games": r.aggregate.n} for label, r in zip(self.labels,
+                                                                                           self.results)])
+
+    def __repr__(self):
+        return f"<Tournament of {', '.join(self.names)}, {len(self.results)} line-ups>"
+
+
+class Trace:
+    """One game, event by event: `events` (dicts with "text"), `result` (score, rank, win share per seat, ...)."""
+
+    def __init__(self, config, game_index, events, record):
+        self.config, self.game_index, self.events, self.result = config, game_index, events, record
+
+    def lines(self):
+        """The text `sim trace` prints."""
+        cfg = self.config
+        out = [f"{cfg.game.title}: game {self.game_index} of seed {cfg.seed}, {cfg.players} players"]
+        out += [ev["text"] for ev in self.events]
+        r = self.result
+        out += [f"seat {s} ({cfg.seats[s].label}): score {r['score'][s]}, rank {r['rank'][s]}, "
+                f"win share {r['win'][s]:g}" for s in range(cfg.players)]
+        return out
+
+    def __repr__(self):
+        return f"<Trace {self.config.game.id} game {self.game_index}: {len(self.events)} events>"

@@ -1,0 +1,54 @@
+"""The `sim` command group: every user error ends as ONE line on stderr and exit status 2; Ctrl-C exits 130.
+
+Commands raise SpecError (sim.SimError) or UserError; only this group turns them into exit statuses, so nothing below
+the command line calls sys.exit.
+"""
+from __future__ import annotations
+
+import sys
+import warnings
+
+import click
+
+from sim.spec import SpecError
+
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+
+class SimGroup(click.Group):
+    """Turns every user error into one line on stderr and exit status 2."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "sim", standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            click.echo(f"error: {one_line(exc.format_message())}", err=True)
+            sys.exit(2)
+        except SpecError as exc:
+            click.echo(f"error: {one_line(str(exc))}", err=True)
+            sys.exit(2)
+        if isinstance(rv, int) and rv:
+            sys.exit(rv)
+
+
+def one_line(text):
+    return " ".join(str(text).split())
+
+
+@click.group(cls=SimGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option("0.1.0", prog_name="sim")
+def main():
+    """Monte Carlo balance analysis for tabletop games.
+
+    \b
+    sim list                                   games, variants, parameters, strategies
+    sim run straw --n 1000000 --players 4      play games, print the summary, write a run directory
+    sim trace straw --seed 7 --game 12345      replay one game of a run, turn by turn
+    """

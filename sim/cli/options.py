@@ -1,0 +1,142 @@
+"""Options shared by the commands: the game's (players, variants, --set, strategies, seed, --data), a run's (n,
+out, threads, backend, ...), and the checks of output paths made before any game is played."""
+from __future__ import annotations
+
+import os
+
+import click
+
+from sim.cli.group import UserError
+from sim.spec import SpecError
+
+
+def _apply(f, options):
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def game_options(f=None, *, several_players=False):
+    """The options every command that plays games shares. With several_players, --players takes a comma list
+    (compare); otherwise one count."""
+    def decorate(f):
+        if several_players:
+            players = click.option("--players", "-p", default=None,
+                                   help="Seat counts to compare, comma separated (2,3,4); default: the game's.")
+        else:
+            players = click.option("--players", "-p", type=int, default=None,
+                                   help="Number of seats (default: the game's).")
+        return _apply(f, [
+            click.argument("game"),
+            players,
+            variant_option(),
+            set_option("A rule parameter, or STRATEGY.PARAM=VALUE for a strategy parameter; repeatable."),
+            click.option("--strategy", "-s", default=None,
+                         help="One spec for all seats or a comma list per seat: name, name:param=value, "
+                              "FILE.py:FUNC."),
+            seed_option("Run seed; game i always plays from stream (seed, i)."),
+            data_option(),
+        ])
+    return decorate(f) if f is not None else decorate
+
+
+def variant_option(help="A rule variant; repeat or join with '+' to combine (random-junk+lots-of-crows)."):
+    return click.option("--variant", "-v", "variants", multiple=True, help=help)
+
+
+def set_option(help):
+    return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=help)
+
+
+def seed_option(help=None):
+    return click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help=help)
+
+
+def data_option():
+    """--data TABLE=FILE: a game's editable data table (its names: `sim list GAME`) from the user's file."""
+    return click.option("--data", "data", multiple=True, metavar="TABLE=FILE", expose_value=False,
+                        callback=_remember_data,
+                        help="Use FILE instead of the shipped data table TABLE (games with tables: sim list GAME); "
+                             "repeatable.")
+
+
+def _remember_data(ctx, param, value):
+    ctx.meta["sim_data"] = tuple(value or ())
+    return value
+
+
+def data_paths_given(game):
+    """--data TABLE=FILE values of the current command -> {table: file}, checked against the game's tables."""
+    out = {}
+    for item in click.get_current_context().meta.get("sim_data", ()):
+        table, sep, path = item.partition("=")
+        table, path = table.strip(), path.strip()
+        if not sep or not table or not path:
+            raise SpecError(f"malformed --data '{item}'; expected TABLE=FILE")
+        if table not in game.data_tables:
+            accepted = ", ".join(game.data_tables) or "none"
+            raise SpecError(f"{game.id} has no data table '{table}'; its tables: {accepted}")
+        out[table] = path
+    return out
+
+
+def given_data(game_name):
+    """The current command's --data tables for GAME (looked up in the registry, which loads no kernel)."""
+    from sim.registry import get_game
+    return data_paths_given(get_game(game_name))
+
+
+def run_options(f):
+    """Options of every command that runs many games (run, compare, sweep, tournament)."""
+    return _apply(f, [
+        click.option("--n", "n", type=click.IntRange(min=1), default=100_000, show_default=True,
+                     help="Games to play (per configuration for compare and sweep)."),
+        click.option("--out", "-o", default=None,
+                     help="Run directory (default runs/<time>-<game>); must be new or empty."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Worker threads (default: all cores)."),
+        click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+                     help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results."),
+        click.option("--html", default=None, help="Also write a self-contained HTML report to this file."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Run the chunks on an existing Dask distributed cluster."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Start a local Dask cluster with this many worker processes and run on it."),
+        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Seconds to wait for --scheduler before giving up."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; only the run directory."),
+    ])
+
+
+def run_arguments(opts, game_id, kind=None):
+    """The API keyword arguments of run_options' values; the run directory defaults to runs/<time>-<game>."""
+    from sim.registry import canonical_id
+    from sim.results import default_run_dir
+    if opts["scheduler"] and opts["workers"]:
+        raise UserError("give --scheduler (an existing cluster) or --workers (a local one), not both")
+    game_id = canonical_id(game_id)
+    return {"out": opts["out"] or default_run_dir(game_id if kind is None else f"{game_id}-{kind}"),
+            "threads": opts["threads"], "chunk_size": opts["chunk_size"], "scheduler": opts["scheduler"],
+            "workers": opts["workers"], "connect_timeout": opts["connect_timeout"], "progress": not opts["quiet"]}
+
+
+def check_html_path(path, option="--html"):
+    """Fail before running when the report could not be written."""
+    if path is None:
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UserError(f"{option} {path} is a directory; give a file name")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise UserError(f"cannot write {option} {path}: the folder is not writable")
+    return path
+
+
+def write_html(path, context):
+    from reports.html import write_report
+    write_report(context, path)
+    click.echo(f"report: {path}")

@@ -1,0 +1,53 @@
+"""`sim run` and `sim trace`: one configuration, through sim.api."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.options import check_html_path, game_options, given_data, run_arguments, run_options, write_html
+
+
+@click.command()
+@game_options
+@run_options
+@click.option("--save-games", is_flag=True, help="Write one row per game to games.parquet.")
+@click.option("--precision", type=float, default=None,
+              help="Play until every seat's 95% win-share half-width is at most this (e.g. 0.002).")
+@click.option("--max-n", type=click.IntRange(min=1), default=100_000_000, show_default=True,
+              help="Cap on games for --precision.")
+def run(game, players, variants, sets, strategy, seed, save_games, precision, max_n, **opts):
+    """Play N games of GAME and print win shares (Wilson 95%), scores and game length per seat and strategy."""
+    from sim import api
+    from sim.display import print_summary
+    data = given_data(game)
+    html_path = check_html_path(opts["html"])
+    report = api.run(game, opts["n"], players=players, variants=variants, strategies=strategy, sets=sets, seed=seed,
+                     data=data, save_games=save_games, precision=precision, max_n=max_n,
+                     **run_arguments(opts, game))
+    if not opts["quiet"]:
+        print_summary(report.outcome)
+    if html_path:
+        from sim.reporting import run_context
+        write_html(html_path, run_context(report.outcome))
+    click.echo(f"run directory: {report.run_dir}" + ("" if report.complete else "  (partial: interrupted)"))
+    return 0 if report.complete else 130
+
+
+@click.command()
+@game_options
+@click.option("--game", "game_index", type=click.IntRange(min=0), required=True,
+              help="Index of the game within the run (0-based).")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+def trace(game, players, variants, sets, strategy, seed, game_index, fmt):
+    """Replay one game turn by turn: the same options as `sim run` give the same game GAME_INDEX of that run."""
+    from sim import api
+    replay = api.trace(game, game_index, players=players, variants=variants, strategies=strategy, sets=sets,
+                       seed=seed, data=given_data(game))
+    if fmt == "jsonl":
+        for ev in replay.events:
+            click.echo(json.dumps(ev))
+        click.echo(json.dumps({"kind": "result", **replay.result}))
+    else:
+        for line in replay.lines():
+            click.echo(line)

@@ -1,0 +1,159 @@
+"""The one run pipeline: configurations -> a backend plays them -> analysis summarises -> run directory (optional).
+
+    execute_run(config, n, ...)            one configuration (sim run, sim.run)
+    execute_multi(kind, configs, ...)      several on the same games (compare, sweep, tournament)
+
+The backend (sim/backends.py: local threads or Dask) returns exact aggregates; the summaries come from
+analysis.summary; a run directory is written only when `out` is given (docs/results.md). The engine below this
+module knows nothing of analysis, and nothing here prints or exits: errors are SpecError (one line).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+from analysis.summary import summarize
+from sim import results
+from sim.backends import LocalBackend
+from sim.engine import EngineError
+from sim.spec import SpecError
+
+
+@dataclass
+class RunOutcome:
+    result: object  # RunResult
+    summary: dict  # what summary.json holds (without its "aggregate")
+    run_dir: str | None  # None when nothing was written
+    convergence: list  # [(games so far, [win share per seat])] after each chunk
+    games: object = None  # per-game rows (pandas DataFrame) when asked for them
+    manifest: dict = field(default_factory=dict)
+
+
+@dataclass
+class MultiOutcome:
+    kind: str  # compare | sweep | tournament
+    labels: list
+    multi: object  # backends.MultiResult
+    summaries: list  # per configuration
+    run_dir: str | None
+    command: str
+    saved: list = field(default_factory=list)  # [(label, sub-directory, summary)] when written
+
+
+class Progress:
+    """tqdm bar on a terminal (games done, games/s, ETA); silent otherwise."""
+
+    def __init__(self, total, enabled):
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, unit=" games", unit_scale=True, dynamic_ncols=True, leave=False)
+
+    def update(self, count):
+        if self.bar is not None:
+            self.bar.update(count)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def execute_run(config, n, *, out=None, save_games=False, threads=None, chunk_size=None, progress=True,
+                should_stop=None, extra_manifest=None, backend=None, keep_games=False):
+    """Play one configuration; with `out`, write its run directory (manifest, summary, rows when save_games).
+    save_games with keep_games also returns the rows as a DataFrame (without `out`, they pass through a temporary
+    folder that is removed afterwards)."""
+    backend = backend or LocalBackend(threads)
+    run_dir = results.prepare_run_dir(out) if out else None
+    scratch = tempfile.mkdtemp(prefix="sim-rows-") if save_games and run_dir is None else None
+    try:
+        return _run_and_save(backend, config, n, run_dir, (run_dir or scratch) if save_games else None, chunk_size,
+                             progress, should_stop, extra_manifest, keep_games)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _play(backend, configs, n, run_dir, progress, **options):
+    """backend.run with a progress bar over all configurations' games; a run that fails leaves no empty run_dir."""
+    bar = Progress(n * len(configs), progress)
+    try:
+        return backend.run(configs, n, on_chunk=lambda count: bar.update(count * len(configs)), **options)
+    except (EngineError, SpecError) as exc:
+        if run_dir is not None:
+            results.remove_if_empty(run_dir)
+        raise SpecError(str(exc)) from None
+    finally:
+        bar.close()
+
+
+def _run_and_save(backend, config, n, run_dir, rows_to, chunk_size, progress, should_stop, extra, keep_games):
+    multi = _play(backend, [config], n, run_dir, progress, chunk_size=chunk_size, should_stop=should_stop,
+                  rows_to=rows_to)
+    result = multi.results[0]
+    summary = summarize(result.aggregate, config)
+    games = _read_rows(rows_to, multi.files) if keep_games and multi.files else None
+    outcome = RunOutcome(result, summary, run_dir, multi.convergence[0], games)
+    if run_dir is not None:
+        n_done = result.aggregate.n if should_stop is not None else n
+        outcome.manifest = save_result(run_dir, result, summary, n_done, multi.files,
+                                       {**backend.describe(), **(extra or {})} or None)
+    return outcome
+
+
+def _read_rows(folder, files):
+    import pandas as pd
+    frames = [pd.read_parquet(os.path.join(folder, f)) for f in files]
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+
+
+def save_result(run_dir, result, summary, n_for_command, files=(), extra=None, command=None):
+    """summary.json and manifest.json of one configuration's result; returns the manifest."""
+    config = result.config
+    results.write_json_atomic(os.path.join(run_dir, results.SUMMARY),
+                              {**summary, "aggregate": result.aggregate.to_dict()})
+    files = [results.MANIFEST, results.SUMMARY, *files]
+    command = command or results.reproduce_command(config, n_for_command)
+    manifest = results.manifest(result, command, run_dir, files, extra=extra)
+    results.write_json_atomic(os.path.join(run_dir, results.MANIFEST), manifest)
+    return manifest
+
+
+def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, progress=True, chunk_size=None):
+    """Play the configurations together on the same games; with `out`, one sub-directory per configuration and
+    the parent's manifest listing them."""
+    backend = backend or LocalBackend()
+    parent = results.prepare_run_dir(out) if out else None
+    multi = _play(backend, configs, n, parent, progress, chunk_size=chunk_size)
+    summaries = [summarize(r.aggregate, r.config) for r in multi.results]
+    outcome = MultiOutcome(kind, list(labels), multi, summaries, parent, command)
+    if parent is not None:
+        outcome.saved = save_multi(parent, labels, multi, n, kind, command, backend.describe() or None, summaries)
+    return outcome
+
+
+def save_multi(parent, labels, multi, n, kind, command, extra=None, summaries=None):
+    """One sub-directory per configuration (NN-label) with its manifest and summary, and the parent's manifest
+    listing them; returns [(label, sub-directory, summary, manifest)]."""
+    summaries = summaries or [summarize(r.aggregate, r.config) for r in multi.results]
+    saved = []
+    for i, (label, result, summary) in enumerate(zip(labels, multi.results, summaries)):
+        sub = os.path.join(parent, f"{i:02d}-{_slug(label)}")
+        os.makedirs(sub, exist_ok=True)
+        manifest = save_result(sub, result, summary, n, extra={"label": label, "part_of": kind})
+        saved.append((label, sub, summary, manifest))
+    first = multi.results[0]
+    results.write_json_atomic(os.path.join(parent, results.MANIFEST), {
+        "kind": kind, "game": first.config.game.id, "rules_version": first.config.game.version,
+        "package_version": results.PACKAGE_VERSION, "seed": first.config.seed, "n_requested": n,
+        "n_games": first.aggregate.n, "status": "complete" if first.complete else "partial",
+        "seconds": round(first.seconds, 3), "threads": first.threads, "command": command,
+        "runs": [{"label": label, "dir": os.path.basename(sub)} for label, sub, _, _ in saved], **(extra or {})})
+    return saved
+
+
+def _slug(text):
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in text)[:60] or "run"
