@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 
 API = ("SimError", "configure", "run", "compare", "sweep", "tournament", "trace", "RunReport", "Comparison",
        "Sweep", "Tournament", "Trace")
+SEARCH_API = ("tune", "tune_strategy", "TuneResult")  # sim/api_search.py
 
 
 def _numba_cache_dir():
@@ -59,11 +60,14 @@ def __getattr__(name):
     if name in API:
         from sim import api
         return getattr(api, name)
+    if name in SEARCH_API:
+        from sim import api_search
+        return getattr(api_search, name)
     raise AttributeError(f"module 'sim' has no attribute '{name}'")
 
 
 def __dir__():
-    return sorted(list(globals()) + list(API))
+    return sorted(list(globals()) + list(API) + list(SEARCH_API))
 
 
 _numba_cache_dir()

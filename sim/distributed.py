@@ -98,8 +98,8 @@ def default_chunk_size(n, client):
 
 
 def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chunk=None, threads=None,
-                   should_stop=None):
-    """Play games 0..n-1 of every configuration on the cluster; returns (RunResults, paired sums, convergence).
+                   should_stop=None, start=0):
+    """Play games start..start+n-1 of every configuration on the cluster; returns (RunResults, paired sums, convergence).
 
     A window of tasks is kept in flight; results are merged in chunk order (early finishers wait in a small
     buffer), so `should_stop` (precision targets) sees the same prefix of games whatever the workers do.
@@ -108,14 +108,14 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
 
     descriptions = [c.describe() for c in configs]
     size = chunk_size or default_chunk_size(n, client)
-    ranges = [(s, min(size, n - s)) for s in range(0, n, size)]
+    ranges = [(start + s, min(size, n - s)) for s in range(0, n, size)]
     window = max(4, 4 * _cluster_threads(client))
     token = f"{abs(hash(repr(descriptions))):x}-{time.time_ns()}"
 
     def submit(i):
-        start, count = ranges[i]
-        return client.submit(chunk_task, descriptions, start, count, rows_dir, threads, retries=3,
-                             key=f"sim-chunk-{token}-{start}")
+        first, count = ranges[i]
+        return client.submit(chunk_task, descriptions, first, count, rows_dir, threads, retries=3,
+                             key=f"sim-chunk-{token}-{first}")
 
     if rows_dir is not None:
         if len(configs) != 1:
@@ -136,7 +136,7 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
                 except EngineError as exc:
                     client.cancel(futures)
                     raise SpecError(str(exc)) from None
-                pending[out["start"] // size] = out
+                pending[(out["start"] - start) // size] = out
                 if next_submit < len(ranges) and not stopped:
                     futures.append(submit(next_submit))
                     stream.add(futures[-1])
@@ -196,10 +196,11 @@ class DaskBackend:
     def describe(self):
         return describe_backend(self.client, self.scheduler)
 
-    def run(self, configs, n, *, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None):
+    def run(self, configs, n, *, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None, start=0):
         rows_dir = None if rows_to is None else os.path.join(rows_to, ROWS_FOLDER)
         results, paired, convergence = run_on_cluster(self.client, configs, n, chunk_size=chunk_size,
-                                                      rows_dir=rows_dir, on_chunk=on_chunk, should_stop=should_stop)
+                                                      rows_dir=rows_dir, on_chunk=on_chunk, should_stop=should_stop,
+                                                      start=start)
         files = []
         if rows_dir is not None and os.path.isdir(rows_dir):
             files = sorted(f"{ROWS_FOLDER}/{f}" for f in os.listdir(rows_dir) if f.endswith(".parquet"))

@@ -89,7 +89,7 @@ class StrategySearch(Search):
     """A study of one strategy's parameters for its win share against a field, over every seat rotation: in
     rotation r the tuned strategy sits in seat r and the field fills the other seats, all on the same games."""
     strategy: str = ""  # the tuned strategy's name (a shipped one, or FILE.py:FUNC)
-    field: object = None  # one spec for every other seat, or a comma list of P−1; None = the game's default
+    against: object = None  # one spec for every other seat, a comma list of P−1, "self"; None = the game's default
     kind = "tune-strategy"
 
     def spec_of(self, values):
@@ -100,11 +100,11 @@ class StrategySearch(Search):
 
     def field_specs(self):
         from sim.seats import split_specs
-        if self.field is None:
+        if self.against is None:
             return [self.game.default_strategy] * (self.players - 1)
-        if self.field == "self":
+        if self.against == "self":
             return [self.strategy] * (self.players - 1)
-        specs = split_specs(self.field)
+        specs = split_specs(self.against)
         if len(specs) == 1:
             return specs * (self.players - 1)
         if len(specs) != self.players - 1:
@@ -128,7 +128,7 @@ class StrategySearch(Search):
         return {"spec": self.spec_of(values)}
 
     def identity(self):
-        return {**super().identity(), "strategy": self.strategy, "against": self.field}
+        return {**super().identity(), "strategy": self.strategy, "against": self.against}
 
 
 class Interrupted(Exception):
@@ -139,12 +139,11 @@ class Interrupted(Exception):
         self.result = result
 
 
-def local_player(threads=None):
-    """play(config, start, count) -> Aggregate of games start..start+count−1, in this process."""
-    from sim.engine import run_games
-
+def backend_player(backend):
+    """play(config, start, count) -> Aggregate of games start..start+count−1 on `backend` (local threads or Dask;
+    the numbers are the same)."""
     def play(config, start, count):
-        result = run_games(config, count, threads=threads, start=start)
+        result = backend.run([config], count, start=start).results[0]
         if not result.complete:
             raise KeyboardInterrupt
         return result.aggregate
@@ -277,7 +276,9 @@ def run_study(search, trials, *, validate=None, storage=None, name=None, play=No
     Raises Interrupted (with the partial content) on Ctrl-C."""
     if trials < 1:
         raise SpecError(f"--trials must be at least 1, not {trials}")
-    play = play or local_player()
+    if play is None:
+        from sim.backends import LocalBackend
+        play = backend_player(LocalBackend())
     study = open_study(search, storage, name)
     single = len(search.targets) == 1
     callbacks = [lambda s, t: on_trial(t)] if on_trial else []

@@ -132,7 +132,7 @@ def test_tuned_weighted_beats_three_safe_seats_at_least_as_often_as_the_default(
     from sim.search import StrategySearch
     from sim.search_space import WIN_SHARE, strategy_space
     search = StrategySearch(STRAW, 4, strategy_space(STRAW, "weighted"), [WIN_SHARE], n=1000, seed=5,
-                            strategy="weighted", field="safe")
+                            strategy="weighted", against="safe")
     content = run_study(search, 16, validate=5000)
     spec = content["best"]["spec"]
     assert spec.startswith("weighted:") and content["best"]["targets"]["win-share"]["lo"] > 0

@@ -5,6 +5,7 @@
     run.py       sim run, sim trace
     multi.py     sim compare, sim sweep, sim tournament
     info.py      sim list, sim plan, sim warm, sim report
+    search.py    sim tune, sim tune-strategy
 
 Commands import what they need inside their bodies, so `sim --help` and `sim list` load no kernel, Dask, pandas or
 matplotlib.
@@ -13,8 +14,10 @@ from sim.cli.group import main
 from sim.cli.info import list_games, plan, report, warm, warm_one
 from sim.cli.multi import compare, sweep, tournament
 from sim.cli.run import run, trace
+from sim.cli.search import tune, tune_strategy
 
-for _command in (list_games, run, trace, compare, sweep, tournament, plan, report, warm, warm_one):
+for _command in (list_games, run, trace, compare, sweep, tournament, tune, tune_strategy, plan, report, warm,
+                 warm_one):
     main.add_command(_command)
 
 __all__ = ["main"]
