@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from sim.search_space import TARGET_HELP
+from sim.search_space import TARGET_HELP, WIN_SHARE_HELP
 
-SHARE_TARGETS = ("first-player", "ties")  # shares: shown in %, differences in percentage points
+SHARE_TARGETS = ("first-player", "ties", "win-share")  # shares: shown in %, differences in percentage points
 
 
 def _base(label):
@@ -32,6 +32,10 @@ def _params_text(params):
     return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items()) or "–"
 
 
+def _baseline(content):
+    return "the default parameters" if content.get("kind") == "tune-strategy" else "the current rules"
+
+
 def verdict(content, length_unit="turns"):
     """At most six plain sentences, the answer first."""
     out = []
@@ -45,9 +49,10 @@ def verdict(content, length_unit="turns"):
     for label, m in best["targets"].items():
         now = current[label]
         better = m["loss"] < now["loss"]
-        out.append(f"<b>{_params_text(best['params'])}</b> {'moves' if better else 'does not move'} {label} to "
-                   f"{format_metric(label, m, length_unit)}, against {format_metric(label, now, length_unit)} under "
-                   f"the current rules, on the same {games:,} fresh games.")
+        name = best.get("spec") or _params_text(best["params"])
+        out.append(f"<b>{name}</b> {'moves' if better else 'does not move'} {label} to "
+                   f"{format_metric(label, m, length_unit)}, against {format_metric(label, now, length_unit)} with "
+                   f"{_baseline(content)}, on the same {games:,} fresh games.")
     states = [t["state"] for t in content["trials"]]
     pruned = states.count("pruned")
     out.append(f"{states.count('complete')} trials ran all {content['n']:,} games; {pruned} stopped early as clearly "
@@ -147,11 +152,15 @@ def render_tune(content, length_unit="turns", title=None):
     def cells(targets):
         return [format_metric(label, targets.get(label), length_unit) for label in labels]
     best_rows = [] if not best else [
-        {"label": label, "definition": TARGET_HELP[_base(label)][0],
+        {"label": label, "definition": TARGET_HELP.get(_base(label), (WIN_SHARE_HELP,))[0],
          "current": format_metric(label, current[label], length_unit),
          "best": format_metric(label, best["targets"][label], length_unit)} for label in labels]
-    sets = " ".join(f"--set {k}={v}" for k, v in (best or {}).get("params", {}).items())
-    best_command = f"sim run {content['game']} --players {content['players']} {sets}".strip()
+    if content.get("kind") == "tune-strategy":
+        best_command = f"sim run {content['game']} --players {content['players']} --strategy {(best or {}).get('spec')}"
+    else:
+        sets = " ".join(f"--set {k}={v}" for k, v in (best or {}).get("params", {}).items() if "." not in k)
+        strategy_sets = " ".join(f"--set {k}={v:g}" for k, v in (best or {}).get("params", {}).items() if "." in k)
+        best_command = f"sim run {content['game']} --players {content['players']} {sets} {strategy_sets}".strip()
     facts = [("game", f"{content['game']} (rules v{content['rules_version']})"), ("players", content["players"]),
              ("variants", ", ".join(content["variants"]) or "base"), ("searched", ", ".join(
                  f"{r['name']} {r['lo']:g}..{r['hi']:g}" + (f" step {r['step']:g}" if r["step"] else "")
@@ -169,4 +178,4 @@ def render_tune(content, length_unit="turns", title=None):
                    for c in content.get("validated", [])],
         target_labels=labels, pareto=content.get("pareto"), history_svg=_history_figure(content),
         importance_svg=_importance_figure(content), pareto_svg=_pareto_figure(content),
-        command=content.get("command") or "", facts=facts)
+        command=content.get("command") or "", facts=facts, baseline=_baseline(content))

@@ -167,6 +167,7 @@ class Target:
 
 
 WIN_SHARE = Target("win-share", None)  # a tuned strategy's win share over every seat rotation; maximised
+WIN_SHARE_HELP = "the tuned strategy's win share against the field, over every seat rotation; maximised"
 
 
 def parse_target(text, players):

@@ -70,7 +70,8 @@ def _finish(result, html, quiet, length_unit):
         click.echo(f"report: {html}")
     if not quiet:
         labels = content["targets"]
-        rows = [("current rules", content.get("current"))]
+        rows = [("default parameters" if content.get("kind") == "tune-strategy" else "current rules",
+                 content.get("current"))]
         rows += [(c.get("spec") or ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
                                            for k, v in c["params"].items()), c["targets"])
                  for c in content.get("validated", [])]
@@ -87,11 +88,29 @@ def _finish(result, html, quiet, length_unit):
     return 0 if result.complete else 130
 
 
+_FLAGS = (("players", "--players"), ("strategy", "--strategy"), ("strategies", "--strategy"),
+          ("against", "--against"), ("variants", "--variant"), ("sets", "--set"), ("params", "--param"),
+          ("targets", "--target"), ("n", "--n"), ("seed", "--seed"), ("validate", "--validate"),
+          ("storage", "--storage"), ("study", "--study"))
+
+
+def _command(kind, game, trials, kw):
+    """The command that runs this study again (games and trials are the same; with --storage it continues it)."""
+    parts = ["sim", kind, game]
+    for key, flag in _FLAGS:
+        value = kw.get(key)
+        for item in (value if isinstance(value, (list, tuple)) else [value]):
+            if item is not None:
+                parts += [flag, str(item)]
+    parts += ["--trials", str(trials)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def _run(api_call, game, kind, quiet, html, out, trials, **kw):
     from sim.registry import get_game
     html = check_html_path(html)
     bar = _progress(quiet, trials)
-    command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:])  # the study as typed: reproduces it
+    command = _command(kind, game, trials, kw)
     try:
         result = api_call(game, out=_out_dir(out, game, kind), trials=trials, data=given_data(game),
                           command=command, on_trial=(lambda t: bar.update(1)) if bar else None, **kw)
