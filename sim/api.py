@@ -101,13 +101,18 @@ def run(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=N
     if precision is not None:
         from analysis.precision import largest_half_width
         _check_precision(precision)
-        n, extra = max_n, {"precision": precision}
-        should_stop = lambda agg: agg.n >= 1000 and largest_half_width(agg) <= precision  # noqa: E731
+        n, extra = max_n, {"precision": precision, "precision_reached": False}
+
+        def should_stop(agg):
+            extra["precision_reached"] = bool(agg.n >= 1000 and largest_half_width(agg) <= precision)
+            return extra["precision_reached"]  # read into the manifest when the run ends
     with _backend(threads, scheduler, workers, connect_timeout) as backend:
         outcome = execute_run(config, n, out=out, save_games=save_games, keep_games=save_games, threads=threads,
                               chunk_size=chunk_size, progress=progress, should_stop=should_stop,
                               extra_manifest=extra, backend=backend)
-    return RunReport(outcome)
+    report = RunReport(outcome)
+    report.precision = None if extra is None else dict(extra)
+    return report
 
 
 def _players_list(players, spec):

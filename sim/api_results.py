@@ -193,10 +193,17 @@ class Trace:
         cfg = self.config
         out = [f"{cfg.game.title}: game {self.game_index} of seed {cfg.seed}, {cfg.players} players"]
         out += [ev["text"] for ev in self.events]
+        if self.fault:
+            return out
         r = self.result
         out += [f"seat {s} ({cfg.seats[s].label}): score {r['score'][s]}, rank {r['rank'][s]}, "
                 f"win share {r['win'][s]:g}" for s in range(cfg.players)]
         return out
+
+    @property
+    def fault(self):
+        """The fault's line when a strategy broke the rules in this game (the events stop there), else None."""
+        return self.events[-1]["text"] if self.events and self.events[-1]["kind"] == "fault" else None
 
     def __repr__(self):
         return f"<Trace {self.config.game.id} game {self.game_index}: {len(self.events)} events>"

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from sim.aggregate import Aggregate, PairedSums, game_metrics
-from sim.engine import RunResult, plan_chunks, run_chunk, set_threads
+from sim.engine import EngineError, RunResult, plan_chunks, run_chunk, set_threads
 from sim.spec import SpecError
 
 GAMES_FILE = "games.parquet"  # per-game rows of a local run: one file, one row group per chunk
@@ -32,6 +32,7 @@ class MultiResult:
     paired: list  # PairedSums of configuration i vs configuration 0 (None for 0 and for unpaired ones)
     convergence: list  # per configuration: [(n, [win share per seat])] after each merged chunk
     files: list = field(default_factory=list)  # per-game row files written under rows_to, relative to it
+    fault: object = None  # the EngineError that stopped the run early (the games before it are kept), or None
 
 
 def play_chunk(configs, inputs, start, count):
@@ -125,14 +126,20 @@ class LocalBackend:
         totals = RunTotals(configs)
         inputs = [c.kernel_inputs() for c in configs]
         writer = _row_writer(configs, rows_to)
-        done, rate, interrupted = 0, None, False
+        done, rate, interrupted, fault = 0, None, False, None
         t0 = time.perf_counter()
         try:
             with DeferredInterrupt() as ctrl_c:
                 while done < n and not ctrl_c.requested:
                     count = min(plan_chunks(chunk_size, rate), n - done)
                     t = time.perf_counter()
-                    aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count)
+                    try:
+                        aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count)
+                    except EngineError as exc:  # keep the games before the fault: play them again, then stop
+                        fault, count = exc, exc.game_index - (start + done)
+                        if count == 0:
+                            break
+                        aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count)
                     rate = count / max(time.perf_counter() - t, 1e-6)
                     totals.merge(aggregates, paired)
                     if writer is not None:
@@ -142,7 +149,7 @@ class LocalBackend:
                     done += count
                     if on_chunk is not None:
                         on_chunk(count)
-                    if should_stop is not None and should_stop(totals.aggregates[0]):
+                    if fault is not None or (should_stop is not None and should_stop(totals.aggregates[0])):
                         break
                 interrupted = ctrl_c.requested and done < n
         except KeyboardInterrupt:
@@ -155,7 +162,9 @@ class LocalBackend:
         if writer is not None:
             writer.close()
             files = [GAMES_FILE] if writer.rows else []
-        return totals.result(n, time.perf_counter() - t0, not interrupted, threads_used, files)
+        multi = totals.result(n, time.perf_counter() - t0, not interrupted and fault is None, threads_used, files)
+        multi.fault = fault
+        return multi
 
 
 def _row_writer(configs, rows_to):
@@ -169,6 +178,9 @@ def _row_writer(configs, rows_to):
 
 def backend_for(scheduler=None, workers=None, connect_timeout=None, threads=None):
     """Local threads by default; a Dask cluster with `scheduler` (an existing one) or `workers` (started here)."""
+    if scheduler is not None:
+        from sim.distributed import check_address
+        scheduler = check_address(scheduler)
     if scheduler and workers:
         raise SpecError("give --scheduler (an existing cluster) or --workers (a local one), not both")
     if not scheduler and not workers:

@@ -22,6 +22,18 @@ ROWS_FOLDER = "games"  # per-game rows of a cluster run: ROWS_FOLDER/part-<first
 _CONFIG_CACHE = {}  # per worker process: description key -> (configs, kernel inputs)
 
 
+def check_address(address):
+    """A scheduler address as tcp://HOST:PORT (tcp:// may be left out; tls:// and inproc:// pass as given), or one
+    SpecError line at once, before any connection is tried."""
+    import re
+    text = address.strip()
+    match = re.fullmatch(r"(?:(tcp|tls)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})", text)
+    if not match or not 1 <= int(match.group(3)) <= 65535:
+        raise SpecError(f"--scheduler '{address}' is not a scheduler address; expected tcp://HOST:PORT "
+                        "(e.g. tcp://scheduler-host:8786)")
+    return text if match.group(1) else f"tcp://{text}"
+
+
 def connect(scheduler=None, workers=None, connect_timeout=DEFAULT_CONNECT_TIMEOUT):
     """A Dask client: to an existing scheduler (`tcp://host:8786`), or to a local cluster of `workers` processes
     that it starts (one thread each). One clear SpecError when the scheduler cannot be reached in time."""

@@ -20,7 +20,12 @@ TARGET_CHUNK_SECONDS = 0.25  # keeps the progress bar lively and Ctrl-C prompt
 
 
 class EngineError(RuntimeError):
-    """A run that cannot go on (a plug-in broke the rules, ...): reported in one line."""
+    """A run that cannot go on (a plug-in broke the rules, ...): reported in one line. `game_index` is the first
+    game that failed; every game before it finished."""
+
+    def __init__(self, message, game_index=None):
+        super().__init__(message)
+        self.game_index = game_index
 
 
 @dataclass
@@ -104,8 +109,13 @@ def run_chunk(config, seed, start, count, inputs=None):
     if bad.size:
         code = int(game_out[bad[0], 0])
         meaning = game.error_codes.get(code, f"error code {code}")
-        raise EngineError(f"game {start + int(bad[0])} (seed {seed}) stopped: {meaning}")
+        raise EngineError(f"game {start + int(bad[0])} (seed {seed}) stopped: {meaning}", start + int(bad[0]))
     return seat_out, game_out
+
+
+def available_threads():
+    """The most worker threads this process can run (numba's pool: the machine's cores unless configured)."""
+    return numba.config.NUMBA_NUM_THREADS
 
 
 def set_threads(threads):

@@ -10,6 +10,7 @@ module knows nothing of analysis, and nothing here prints or exits: errors are S
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -97,11 +98,36 @@ def _run_and_save(backend, config, n, run_dir, rows_to, chunk_size, progress, sh
     summary = summarize(result.aggregate, config)
     games = _read_rows(rows_to, multi.files) if keep_games and multi.files else None
     outcome = RunOutcome(result, summary, run_dir, multi.convergence[0], games)
+    fault = multi.fault
+    if fault is not None and result.aggregate.n == 0:  # nothing finished: nothing to keep
+        if run_dir is not None:
+            results.remove_if_empty(run_dir)
+        raise SpecError(fault_line(config, fault))
     if run_dir is not None:
-        n_done = result.aggregate.n if should_stop is not None else n
-        outcome.manifest = save_result(run_dir, result, summary, n_done, multi.files,
-                                       {**backend.describe(), **(extra or {})} or None)
+        # the command of a partial run plays exactly the games it kept
+        n_done = result.aggregate.n if should_stop is not None or not result.complete else n
+        info = {**backend.describe(), **(extra or {})}
+        asked = getattr(backend, "threads", None)
+        if asked and asked > result.threads:
+            info["threads_requested"] = asked  # more than the machine runs: `threads` says what was used
+        if fault is not None:
+            info["fault"] = fault_line(config, fault)
+        outcome.manifest = save_result(run_dir, result, summary, n_done, multi.files, info or None)
+    if fault is not None:
+        kept = f"; the {result.aggregate.n:,} games before it are kept" + (
+            f" as a partial run in {run_dir}" if run_dir else "")
+        raise SpecError(fault_line(config, fault) + kept)
     return outcome
+
+
+def fault_line(config, fault):
+    """The fault of a run in one line: the game, and the seat, decision and value from the game's own trace."""
+    from sim.tracing import trace_game
+    events, _ = trace_game(config, fault.game_index)
+    decisions = [e for e in events if e.get("kind") in ("decide", "illegal")]
+    where = f" — last recorded decision: {' '.join(decisions[-1]['text'].split())}" if decisions else ""
+    return (f"{fault}{where} (replay it: sim trace {config.game.id} --game {fault.game_index} with the run's "
+            "options)")
 
 
 def _read_rows(folder, files):
@@ -128,6 +154,10 @@ def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, 
     backend = backend or LocalBackend()
     parent = results.prepare_run_dir(out) if out else None
     multi = _play(backend, configs, n, parent, progress, chunk_size=chunk_size)
+    if multi.fault is not None:
+        if parent is not None:
+            results.remove_if_empty(parent)
+        raise SpecError(fault_line(configs[0], multi.fault))
     summaries = [summarize(r.aggregate, r.config) for r in multi.results]
     outcome = MultiOutcome(kind, list(labels), multi, summaries, parent, command)
     if parent is not None:
@@ -143,9 +173,12 @@ def save_multi(parent, labels, multi, n, kind, command, extra=None, summaries=No
     for i, (label, result, summary) in enumerate(zip(labels, multi.results, summaries)):
         sub = os.path.join(parent, f"{i:02d}-{_slug(label)}")
         os.makedirs(sub, exist_ok=True)
-        manifest = save_result(sub, result, summary, n, extra={"label": label, "part_of": kind})
+        manifest = save_result(sub, result, summary, n if result.complete else result.aggregate.n,
+                               extra={"label": label, "part_of": kind})
         saved.append((label, sub, summary, manifest))
     first = multi.results[0]
+    if not first.complete:  # the command of a partial run plays exactly the games it kept
+        command = re.sub(r"--n \d+", f"--n {first.aggregate.n}", command)
     results.write_json_atomic(os.path.join(parent, results.MANIFEST), {
         "kind": kind, "game": first.config.game.id, "rules_version": first.config.game.version,
         "package_version": results.PACKAGE_VERSION, "seed": first.config.seed, "n_requested": n,

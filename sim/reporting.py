@@ -50,13 +50,27 @@ def load_run_dir(path):
     for name in (results.MANIFEST, results.SUMMARY):
         if not os.path.isfile(os.path.join(path, name)):
             raise SpecError(f"{path} is not a run directory: {name} is missing")
+    manifest = read_object(os.path.join(path, results.MANIFEST))
+    summary = read_object(os.path.join(path, results.SUMMARY))
+    if "aggregate" not in summary:
+        raise SpecError(f"{os.path.join(path, results.SUMMARY)} is not a run summary: it has no 'aggregate'")
     try:
-        manifest = results.read_json(os.path.join(path, results.MANIFEST))
-        summary = results.read_json(os.path.join(path, results.SUMMARY))
         aggregate = Aggregate.from_dict(summary.pop("aggregate"))
     except (ValueError, KeyError, TypeError) as exc:
-        raise SpecError(f"{path} is not a valid run directory: {type(exc).__name__}: {exc}") from None
+        raise SpecError(f"{os.path.join(path, results.SUMMARY)} holds a damaged aggregate: "
+                        f"{type(exc).__name__}: {exc}") from None
     return manifest, summary, aggregate
+
+
+def read_object(path):
+    """A JSON file that must hold an object; one line naming the file when it does not."""
+    try:
+        data = results.read_json(path)
+    except (OSError, ValueError) as exc:
+        raise SpecError(f"{path} is not readable JSON: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise SpecError(f"{path} is not a JSON object (it holds a {type(data).__name__})")
+    return data
 
 
 def expand_run_dirs(paths):
@@ -65,7 +79,7 @@ def expand_run_dirs(paths):
     for path in paths:
         manifest_path = os.path.join(path, results.MANIFEST)
         if os.path.isfile(manifest_path):
-            manifest = results.read_json(manifest_path)
+            manifest = read_object(manifest_path)
             if "runs" in manifest:
                 out += [os.path.join(path, r["dir"]) for r in manifest["runs"]]
                 continue

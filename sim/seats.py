@@ -95,8 +95,48 @@ def load_plugin(path, func_name):
         reason = next((line for line in first if line.strip()), type(exc).__name__)
         raise SpecError(f"strategy {func_name} in '{path}' does not compile as "
                         f"choose(obs int32[::1], params float64[::1], rng uint64[::1]) -> int64: {reason}") from None
-    defaults = dict(getattr(module, "PARAMS", {}).get(func_name, {}))
+    defaults = _plugin_params(path, func_name, getattr(module, "PARAMS", {}))
+    _probe(path, func_name, py_func, len(defaults))
     return compiled, defaults
+
+
+def _plugin_params(path, func_name, declared):
+    """A plug-in module's PARAMS ({function name: {parameter: number}}) for one function, checked."""
+    if not isinstance(declared, dict):
+        raise SpecError(f"PARAMS in '{path}' must be a dict {{function name: {{parameter: number}}}}, "
+                        f"not a {type(declared).__name__}")
+    for name, entry in declared.items():
+        if not isinstance(entry, dict):
+            raise SpecError(f"PARAMS[{name!r}] in '{path}' must be a dict {{parameter: number}} "
+                            f"(PARAMS maps function names to their parameters), not {entry!r}")
+    mine = declared.get(func_name, {})
+    out = {}
+    for key, value in mine.items():
+        if not isinstance(key, str) or isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SpecError(f"PARAMS['{func_name}'] in '{path}': {key!r} must map a name to a number, "
+                            f"not {value!r}")
+        out[key] = float(value)
+    return out
+
+
+PROBE_OBS = 1 << 16  # a blank observation longer than any game's
+
+
+def _probe(path, func_name, py_func, n_params):
+    """Call the plug-in once on a blank observation, bounds-checked, before any game: a function that raises or
+    indexes outside its arrays is refused in one line here instead of crashing a kernel (kernels cannot catch
+    errors inside a strategy, docs/errors.md)."""
+    from numba import njit
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        checked = njit(USER_SIGNATURE, cache=False, boundscheck=True)(py_func)
+    try:
+        checked(np.zeros(PROBE_OBS, np.int32), np.zeros(max(n_params, 1), np.float64), np.ones(1, np.uint64))
+    except Exception as exc:  # the user's function: its error in one line
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise SpecError(f"strategy {func_name} in '{path}' failed on a blank observation: {type(exc).__name__}"
+                        + (f": {reason}" if reason else "") + " (plug-ins must not raise or index outside obs)") \
+            from None
 
 
 def _label(base, params, defaults):
@@ -124,7 +164,9 @@ def parse_seat(game, spec, strategy_sets):
 
 def parse_strategies(game, specs, players, strategy_sets=None):
     """`specs`: None (the game's default for all seats), one spec for all seats, or one per seat."""
-    strategy_sets = strategy_sets or {}
+    # a plug-in's parameters are keyed FILE.py:FUNCTION by the file's name, however its path was typed
+    strategy_sets = {(os.path.basename(k.partition(".py:")[0]) + ".py:" + k.partition(".py:")[2]) if ".py:" in k
+                     else k: v for k, v in (strategy_sets or {}).items()}
     for name in strategy_sets:
         if ".py:" not in name:
             game.strategy(name)
@@ -143,6 +185,11 @@ def parse_strategies(game, specs, players, strategy_sets=None):
         if spec not in cache:
             cache[spec] = parse_seat(game, spec, strategy_sets)
         seats.append(cache[spec])
+    played = {s.name for s in seats}
+    for name, values in strategy_sets.items():
+        if name not in played:
+            raise SpecError(f"--set {name}.{next(iter(values))} reaches no seat: no seat plays {name} "
+                            f"(seats: {', '.join(dict.fromkeys(s.label for s in seats))})")
     return seats
 
 

@@ -117,6 +117,13 @@ class GameSpec:
         return self._module("reference").play_game
 
     @property
+    def players_text(self):
+        """'2-6 players', or 'exactly 2 players' for a fixed count."""
+        if self.min_players == self.max_players:
+            return f"exactly {self.min_players} players"
+        return f"{self.min_players}-{self.max_players} players"
+
+    @property
     def docs(self):
         """The game's designer notes, a path inside the repository."""
         return f"docs/games/{self.id}.md"
@@ -157,7 +164,7 @@ class GameSpec:
     def resolve_params(self, players, variants=(), sets=None):
         """Rule parameters as a dict: defaults, then variants in order, then `sets` (which override variants)."""
         if not self.min_players <= players <= self.max_players:
-            raise SpecError(f"{self.id} takes {self.min_players}-{self.max_players} players, not {players}")
+            raise SpecError(f"{self.id} takes {self.players_text}, not {players}")
         values = {p.name: p.default for p in self.params}
         chosen = [self.variant(v) for v in variants]
         names = [v.name for v in chosen]
@@ -166,8 +173,13 @@ class GameSpec:
             if clash:
                 raise SpecError(f"variant '{v.name}' cannot be combined with '{clash[0]}' in {self.id}")
             values.update(v.sets)
+        by_variant = {name: (v.name, value) for v in chosen for name, value in v.sets.items()}
         for name, value in (sets or {}).items():
             p = self.param(name)
+            if name in by_variant and by_variant[name][1] != value:
+                variant, wanted = by_variant[name]
+                raise SpecError(f"--set {name}={value} contradicts variant {variant} (which sets {name}={wanted}); "
+                                f"drop one of them")
             if not p.lo <= value <= p.hi:
                 raise SpecError(f"{self.id} parameter {name}={value} is out of range; accepted: {p.lo}..{p.hi}")
             values[name] = value

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import EngineError
 from sim.kernel_util import TRACE_WIDTH
-from sim.spec import SpecError, WIN_SCALE
+from sim.spec import WIN_SCALE
 
 INITIAL_CAPACITY = 4096
 
@@ -25,10 +24,11 @@ def trace_game(config, game_index):
         if trace_len[0] <= capacity:
             break
         capacity = int(trace_len[0])  # the log overflowed: replay with room for all of it
-    if game_row[0]:
-        meaning = game.error_codes.get(int(game_row[0]), f"error code {int(game_row[0])}")
-        raise SpecError(str(EngineError(f"game {game_index} (seed {config.seed}) stopped: {meaning}")))
     events = [game.describe_event(trace[i], config.players) for i in range(int(trace_len[0]))]
+    if game_row[0]:  # a strategy broke the rules: the moves up to it, then the fault
+        meaning = game.error_codes.get(int(game_row[0]), f"error code {int(game_row[0])}")
+        events.append({"kind": "fault", "code": int(game_row[0]),
+                       "text": f"game {game_index} (seed {config.seed}) stopped: {meaning}"})
     seat_cols = list(game.all_seat_columns)
     record = {c: seat_row[:, j].tolist() for j, c in enumerate(seat_cols) if c != "win60"}
     record["win"] = (seat_row[:, seat_cols.index("win60")] / WIN_SCALE).tolist()

@@ -32,14 +32,16 @@ def plan(precision, game, players):
     from analysis.precision import games_needed
     if not 0 < precision < 0.5:
         raise UserError(f"--precision must be between 0 and 0.5 (a half-width), not {precision}")
-    worst = games_needed(precision, 0.5)
-    click.echo(f"±{precision:g} (95% Wilson half-width) needs {worst:,} games in the worst case (p = 0.5)")
-    if game:
+    spec = None
+    if game:  # every check before the first line is printed
         from sim.registry import get_game
         spec = get_game(game)
         p = players if players is not None else spec.default_players
         if not spec.min_players <= p <= spec.max_players:
-            raise UserError(f"{spec.id} takes {spec.min_players}-{spec.max_players} players, not {p}")
+            raise UserError(f"{spec.id} takes {spec.players_text}, not {p}")
+    worst = games_needed(precision, 0.5)
+    click.echo(f"±{precision:g} (95% Wilson half-width) needs {worst:,} games in the worst case (p = 0.5)")
+    if spec is not None:
         fair = games_needed(precision, 1 / p)
         click.echo(f"{spec.id} with {p} players: {fair:,} games when every seat wins about 1/{p}; "
                    f"`sim run {spec.id} --players {p} --precision {precision:g}` stops as soon as it is reached")
@@ -51,10 +53,10 @@ def plan(precision, game, players):
 def report(run_dirs, output):
     """Build the HTML report from saved run directories (run, compare, sweep or tournament) without re-running."""
     from sim.reporting import context_from_run_dirs, expand_run_dirs, load_run_dir
+    path = check_html_path(output, option="-o")
     paths = expand_run_dirs(run_dirs)
-    for path in paths:
-        load_run_dir(path)  # one clear error for anything that is not a run directory
-    path = check_html_path(output)
+    for run_dir in paths:
+        load_run_dir(run_dir)  # one clear error for anything that is not a run directory
     write_html(path, context_from_run_dirs(paths))
 
 

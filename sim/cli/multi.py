@@ -9,11 +9,13 @@ from sim.cli.options import (check_html_path, data_option, game_options, given_d
 
 
 def _finish(outcome, html_path, title, **context):
-    """The HTML report (if asked for) and the run directory line."""
+    """The HTML report (if asked for) and the run directory line; exit status 130 for an interrupted run."""
     if html_path:
         from sim.reporting import outcome_context
         write_html(html_path, outcome_context(outcome, title, **context))
-    click.echo(f"run directory: {outcome.run_dir}")
+    complete = all(r.complete for r in outcome.multi.results)
+    click.echo(f"run directory: {outcome.run_dir}" + ("" if complete else "  (partial: interrupted)"))
+    return 0 if complete else 130
 
 
 @click.command()
@@ -31,7 +33,7 @@ def compare(game, players, variants, sets, strategy, seed, **opts):
     if not opts["quiet"]:
         print_comparison(result)
     spec = result.results[0].config.game
-    _finish(result.outcome, html_path, f"{spec.title}: {' vs '.join(result.labels)}",
+    return _finish(result.outcome, html_path, f"{spec.title}: {' vs '.join(result.labels)}",
             comparison={"paired": result.paired_sums} if result.paired_sums else None)
 
 
@@ -61,7 +63,7 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
     if not opts["quiet"]:
         print_sweep(result)
     spec = result.results[0].config.game
-    _finish(result.outcome, html_path, f"{spec.title}: sweep of {name}",
+    return _finish(result.outcome, html_path, f"{spec.title}: sweep of {name}",
             sweep={"param": name, "values": result.values})
 
 
@@ -87,6 +89,6 @@ def tournament(game, players, strategies, variants, sets, seed, **opts):
     if not opts["quiet"]:
         print_tournament(result)
     spec = result.results[0].config.game
-    _finish(result.outcome, html_path, f"{spec.title}: tournament of {len(result.names)} strategies",
+    return _finish(result.outcome, html_path, f"{spec.title}: tournament of {len(result.names)} strategies",
             tournament={"strategies": result.names, "wins": result.wins_matrix.tolist(),
                         "games": result.games_matrix.tolist()})

@@ -86,10 +86,27 @@ def given_data(game_name):
     return data_paths_given(get_game(game_name))
 
 
+class Count(click.ParamType):
+    """A whole number of at least `minimum` (games, trials), with a plain message for anything else."""
+    name = "integer"
+
+    def __init__(self, minimum=1):
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        try:
+            number = int(str(value).replace("_", ""))
+        except ValueError:
+            self.fail(f"needs a whole number, not '{value}'", param, ctx)
+        if number < self.minimum:
+            self.fail(f"must be at least {self.minimum}, not {number}", param, ctx)
+        return number
+
+
 def run_options(f):
     """Options of every command that runs many games (run, compare, sweep, tournament)."""
     return _apply(f, [
-        click.option("--n", "n", type=click.IntRange(min=1), default=100_000, show_default=True,
+        click.option("--n", "n", type=Count(), default=100_000, show_default=True,
                      help="Games to play (per configuration for compare and sweep)."),
         click.option("--out", "-o", default=None,
                      help="Run directory (default runs/<time>-<game>); must be new or empty."),
@@ -115,6 +132,11 @@ def run_arguments(opts, game_id, kind=None):
     if opts["scheduler"] and opts["workers"]:
         raise UserError("give --scheduler (an existing cluster) or --workers (a local one), not both")
     game_id = canonical_id(game_id)
+    if opts["threads"]:
+        from sim.engine import available_threads
+        if opts["threads"] > available_threads():
+            click.echo(f"note: --threads {opts['threads']} asked; this machine runs {available_threads()} (its "
+                       "cores), and the manifest says so", err=True)
     return {"out": opts["out"] or default_run_dir(game_id if kind is None else f"{game_id}-{kind}"),
             "threads": opts["threads"], "chunk_size": opts["chunk_size"], "scheduler": opts["scheduler"],
             "workers": opts["workers"], "connect_timeout": opts["connect_timeout"], "progress": not opts["quiet"]}
@@ -127,6 +149,8 @@ def check_html_path(path, option="--html"):
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise UserError(f"{option} {path} is a directory; give a file name")
+    if os.path.lexists(path):  # the rule of --out: new paths only, so nothing written before is ever replaced
+        raise UserError(f"{option} {path} already exists; give a new file name (nothing was changed)")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:

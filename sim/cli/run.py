@@ -5,6 +5,7 @@ import json
 
 import click
 
+from sim.cli.group import UserError
 from sim.cli.options import check_html_path, game_options, given_data, run_arguments, run_options, write_html
 
 
@@ -27,6 +28,9 @@ def run(game, players, variants, sets, strategy, seed, save_games, precision, ma
                      **run_arguments(opts, game))
     if not opts["quiet"]:
         print_summary(report.outcome)
+    if report.precision and not report.precision["precision_reached"] and report.complete:
+        click.echo(f"precision not reached: every seat's 95% half-width ≤ {precision:g} needs more than "
+                   f"--max-n {max_n:,} games; stopped there")
     if html_path:
         from sim.reporting import run_context
         write_html(html_path, run_context(report.outcome))
@@ -36,11 +40,11 @@ def run(game, players, variants, sets, strategy, seed, save_games, precision, ma
 
 @click.command()
 @game_options
-@click.option("--game", "game_index", type=click.IntRange(min=0), required=True,
-              help="Index of the game within the run (0-based).")
+@click.option("--game", "game_index", type=click.IntRange(0, 2**63 - 1), required=True, metavar="INDEX",
+              help="Index of the game within the run (0-based, below 2^63).")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 def trace(game, players, variants, sets, strategy, seed, game_index, fmt):
-    """Replay one game turn by turn: the same options as `sim run` give the same game GAME_INDEX of that run."""
+    """Replay one game turn by turn: the same options as `sim run` give the same game INDEX (--game) of that run."""
     from sim import api
     replay = api.trace(game, game_index, players=players, variants=variants, strategies=strategy, sets=sets,
                        seed=seed, data=given_data(game))
@@ -51,3 +55,5 @@ def trace(game, players, variants, sets, strategy, seed, game_index, fmt):
     else:
         for line in replay.lines():
             click.echo(line)
+    if replay.fault:
+        raise UserError(replay.fault)

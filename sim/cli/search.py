@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from sim.cli.options import check_html_path, data_option, given_data, seed_option, set_option, variant_option
+from sim.cli.options import (Count, check_html_path, data_option, given_data, seed_option, set_option,
+                             variant_option)
 from sim.search_space import TARGET_HELP
 
 _TARGETS_HELP = "; ".join(
@@ -25,7 +26,7 @@ def _search_options(f):
         seed_option("Seed of the search games (every trial plays games 0..n-1 of it); validation uses fresh ones."),
         data_option(),
         click.option("--trials", type=int, default=40, show_default=True, help="Trials to add to the study."),
-        click.option("--n", "n", type=click.IntRange(min=1), default=10_000, show_default=True,
+        click.option("--n", "n", type=Count(), default=10_000, show_default=True,
                      help="Games per trial (per seat rotation for tune-strategy)."),
         click.option("--validate", type=int, default=None,
                      help="Games per validated configuration on fresh seeds (default: --n)."),
