@@ -24,8 +24,8 @@ from sim.games.kruki_wyscig.obs import (
     R_ACTION_COPIES, R_DRAW_PER_TURN, R_FLIGHT_PER_LAND, R_LANDS, R_MAX_TURNS, R_OSPREY, R_RERACE, R_START_HAND,
     R_START_PLAYER, R_TAKE_CARDS, R_TRACK_CARDS, STOP, option_kind, placement_parts, play_a, play_b, play_head)
 from sim.games.kruki_wyscig.rules import (
-    LOC_LOOP, MAX_LANDS, N_KINDS, N_OPTIONS, OPT_BACK1, OPT_DETOUR, OPT_FORWARD1, OPT_REMOVE, OPT_ROTATE, OPT_SLIDE,
-    OPT_SWAP, OPT_TAKE2, RERACE_LIMIT, START_RANDOM)
+    JOKER_CARDS, LOC_LOOP, MAX_LANDS, N_KINDS, N_OPTIONS, OPT_BACK1, OPT_DETOUR, OPT_FORWARD1, OPT_REMOVE, OPT_ROTATE,
+    OPT_SLIDE, OPT_SWAP, OPT_TAKE2, RERACE_LIMIT, START_RANDOM)
 from sim.games.kruki_wyscig.scratch import (
     ACTION_ROW, EV_ACTION, EV_COLUMN, EV_DETOUR_CARD, EV_END, EV_FINISH, EV_FLIGHT, EV_JOKER, EV_RERACE, EV_SETUP,
     EV_STATE, EV_STOP, EV_TURN, FLIGHT_ROW, G_DETOURS, G_FINAL_FINISH, G_FIRST, G_GAPS, G_LEAD, G_LEAD_RUNS,
@@ -40,6 +40,7 @@ from sim.games.kruki_wyscig.track import (
 from strategies.kruki_wyscig import RANDOM
 
 WIN60 = 60  # a whole win in sixtieths (RACE-36); a shared win is half
+MAX_BLOCKS = 256  # run_chunk: game blocks (each with its own scratch) spread over the threads
 
 
 # ---- plays and turns (RACE-16..33) -----------------------------------------------------------------------------------
@@ -66,9 +67,9 @@ def execute_play(s, action, sparams, users, obs, ws, rng, trace, trace_len, trac
             record(trace, trace_len, EV_FLIGHT, s, x, field_label(obs, before), field_label(obs, obs[O_POS + s]),
                    moved, 0, 0)
     elif head == H_JOKER:  # RACE-21
-        ws[hb + x] -= 2
-        obs[O_DISC + s * MAX_LANDS + x] += 2
-        obs[O_HAND_SIZE + s] -= 2
+        ws[hb + x] -= JOKER_CARDS
+        obs[O_DISC + s * MAX_LANDS + x] += JOKER_CARDS
+        obs[O_HAND_SIZE + s] -= JOKER_CARDS
         if obs[O_RULES + R_OSPREY]:  # osprey-joker: a flight of the next field's land
             moved = do_flight(obs, s, obs[O_F_LAND + fwd(obs, s, before)])
         else:
@@ -431,7 +432,7 @@ _CHUNK_SIGNATURE = types.void(
 def run_chunk(rp, card_land, players, sids, sparams, users, seed, start, count, seat_out, game_out):
     """Games start .. start+count−1 into seat_out(count, 2, seat columns) and game_out(count, game columns).
     Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
-    blocks = min(count, 256)
+    blocks = min(count, MAX_BLOCKS)
     for blk in prange(blocks):
         scratch = new_scratch()
         no_trace = np.zeros((0, TRACE_WIDTH), np.int32)

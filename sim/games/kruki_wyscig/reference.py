@@ -40,9 +40,10 @@ Draw order from the game's stream `PyStream(seed, game_index)` (the kernel draws
 Public API for tests and explanations, in reference_track.py: `Track` (+ `empty_track`, `place_main`), the path
 primitives `fwd`, `back`, `fin`, `ahead`, `rem`, `runs`, `track_len`, the edits `do_flight`, `do_step`, `do_back`,
 `do_rotate`, `do_remove`, `do_swap`, `do_slide`, `do_detour` (no legality checks), the target lists `rotate_targets`,
-`remove_targets`, `swap_targets`, `slide_targets`, `placements`; here: `State` (+ `new_state`, `setup_game`, `deal_start_hands`), the step
-functions `play_heads` (legal plays), `execute_play` (one play, with statistics), `draw_cards`, `hand_limit`,
-`play_turn`, `run_race`, `adjudicate`, `record`; `observe(state, seat) -> Obs`, the only thing a strategy sees.
+`remove_targets`, `swap_targets`, `slide_targets`, `placements`; here: `State` (+ `new_state`, `setup_game`,
+`deal_start_hands`), the step functions `play_heads` (legal plays), `execute_play` (one play, with statistics),
+`draw_cards`, `hand_limit`, `play_turn`, `run_race`, `adjudicate`, `record`; `observe(state, seat) -> Obs`, the only
+thing a strategy sees. The kernel (kernel.py) has the same phases under the same names.
 Strategies are `fn(kind, obs, options, rng, params)` (reference_strategies.py).
 """
 from dataclasses import dataclass, field

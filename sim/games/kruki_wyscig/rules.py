@@ -26,6 +26,7 @@ OPT_FORWARD1, OPT_BACK1, OPT_ROTATE, OPT_REMOVE, OPT_SWAP, OPT_SLIDE, OPT_TAKE2,
 N_OPTIONS = 8
 OPTION_NAMES = ("forward1", "back1", "rotate", "remove", "swap", "slide", "take2", "detour")
 OPTION_KIND = (K1, K1, K2, K2, K3, K3, K4, K4)  # the card kind that carries each option
+JOKER_CARDS = 2  # a joker is a pair of equal flight cards (RACE-21)
 
 # The track's field records (RACE-10, RACE-11): sentinel ids, lanes and the codes of f_kind, card_loc, col_shift.
 HEAD, TAIL = 0, 1  # sentinel records: α starts on HEAD, β on TAIL (RACE-5)

@@ -15,8 +15,8 @@ from sim.games.kruki_wyscig.obs import (
     discard_flight, option_kind, placement, placement_parts, play_a, play_b, play_flight, play_head, play_joker,
     play_option)
 from sim.games.kruki_wyscig.rules import (
-    ERROR_ILLEGAL, HEAD, MAX_LANDS, N_KINDS, N_OPTIONS, OPT_BACK1, OPT_DETOUR, OPT_FORWARD1, OPT_REMOVE, OPT_ROTATE,
-    OPT_SLIDE, OPT_SWAP, OPT_TAKE2, STOP_SCALE, TAIL)
+    ERROR_ILLEGAL, HEAD, JOKER_CARDS, MAX_LANDS, N_KINDS, N_OPTIONS, OPT_BACK1, OPT_DETOUR, OPT_FORWARD1, OPT_REMOVE,
+    OPT_ROTATE, OPT_SLIDE, OPT_SWAP, OPT_TAKE2, STOP_SCALE, TAIL)
 from sim.games.kruki_wyscig.scratch import (
     ACTION_ROW, EV_DISCARD, EV_DRAW, EV_ERROR, EV_MIX, EV_RESHUFFLE, FLIGHT_ROW, G_ERROR, PILE_ROW, PRIV_APILE,
     PRIV_FPILE, PRIV_HAND, PRIV_SIZE, STATS_ROW, S_DISCARDED, S_DRAWN, S_RESHUFFLES, WS_END, WS_GAME, WS_HEADS,
@@ -75,7 +75,7 @@ def play_heads(obs, s, ws):
         n = 1
     if obs[O_RULES + R_OSPREY] == 0 or _hand(ws, s, m) == 0:  # RACE-21 / osprey-joker
         for x in range(obs[O_RULES + R_LANDS]):
-            if _hand(ws, s, x) >= 2:
+            if _hand(ws, s, x) >= JOKER_CARDS:
                 ws[WS_HEADS + n] = play_joker(x)
                 n += 1
     for opt in range(N_OPTIONS):
@@ -126,7 +126,7 @@ def play_legal(obs, s, ws, action):
     if head == H_FLIGHT:
         return b == 0 and a == m and _hand(ws, s, m) > 0
     if head == H_JOKER:
-        return (b == 0 and a < lands and _hand(ws, s, a) >= 2
+        return (b == 0 and a < lands and _hand(ws, s, a) >= JOKER_CARDS
                 and (obs[O_RULES + R_OSPREY] == 0 or _hand(ws, s, m) == 0))
     opt = head - H_OPTION
     if _hand(ws, s, MAX_LANDS + option_kind(opt)) == 0:
