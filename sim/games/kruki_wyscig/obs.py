@@ -129,19 +129,19 @@ def play_option(opt, a=0, b=0):
     return ((H_OPTION + opt) << HEAD_SHIFT) | (b << ARG_BITS) | a
 
 
-@kernel_njit(inline="always")
+@kernel_njit()
 def play_head(action):
     """H_FLIGHT, H_JOKER or H_OPTION + option of a play."""
     return action >> HEAD_SHIFT
 
 
-@kernel_njit(inline="always")
+@kernel_njit()
 def play_a(action):
     """A play's first argument: the land of a flight or joker, the card of an option."""
     return action & ARG_MASK
 
 
-@kernel_njit(inline="always")
+@kernel_njit()
 def play_b(action):
     """A play's second argument: the other card of a swap, the lane of a slide."""
     return (action >> ARG_BITS) & ARG_MASK
@@ -152,7 +152,7 @@ def placement(lane, j, i, r):
     return (lane << PL_LANE_SHIFT) | (j << PL_COL_SHIFT) | (i << 1) | r
 
 
-@kernel_njit(inline="always")
+@kernel_njit()
 def placement_parts(pl):
     """(lane, anchor j, index i, orientation r) of a placement."""
     return pl >> PL_LANE_SHIFT, (pl >> PL_COL_SHIFT) & PL_COL_MASK, (pl >> 1) & PL_INDEX_MASK, pl & 1
