@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
-from sim.games.kruki_wyscig import kernel
+from sim.games.kruki_wyscig import kernel, obs as K, scratch, seats
 from sim.registry import get_game
-
-SPEC = get_game("kruki-wyscig")
 from sim.seats import load_plugin
 from sim.tracing import trace_game
-from strategies import kruki_wyscig as K
+from strategies.kruki_wyscig import choose_builtin
 from tests.helpers import kernel_games, make_config, reference_mismatches
+
+SPEC = get_game("kruki-wyscig")
 
 ALL = ("osprey-joker", "fixed-mix-draw", "rerace-tie")
 VARIANT_SETS = [(), ("osprey-joker",), ("fixed-mix-draw",), ("rerace-tie",), ("osprey-joker", "fixed-mix-draw"),
@@ -90,10 +90,11 @@ def test_every_event_kind_decodes():
 PLUGIN = '''
 from numba import njit
 from sim.rng import below
-from strategies.kruki_wyscig import (DEC_DISCARD, DEC_MIX, DEC_PILE, DEC_PLACE, DEC_PLAY, K1, MAX_LANDS, O_DECISION,
-                                     O_F_LAND, O_HAND_A, O_HAND_F, O_MIX_K, O_POS, O_SEAT, OPT_FORWARD1, PILE_ACTION,
-                                     PILE_FLIGHT, STOP, discard_action, discard_flight, fwd, piles_available,
-                                     placement, play_flight, play_option)
+from sim.games.kruki_wyscig.model import fwd, piles_available
+from sim.games.kruki_wyscig.obs import (DEC_DISCARD, DEC_MIX, DEC_PILE, DEC_PLACE, DEC_PLAY, O_DECISION, O_F_LAND,
+                                        O_HAND_A, O_HAND_F, O_MIX_K, O_POS, O_SEAT, PILE_ACTION, PILE_FLIGHT, STOP,
+                                        discard_action, discard_flight, placement, play_flight, play_option)
+from sim.games.kruki_wyscig.rules import K1, MAX_LANDS, OPT_FORWARD1
 
 PARAMS = {"flyer": {"actions": 1.0}}
 
@@ -173,22 +174,22 @@ def test_observation_holds_no_hidden_information():
     """The kernel's public state lives in `obs`; before a strategy decides, `fill_private` writes only the deciding
     seat's own hand and own pile contents into it. The other seat's hand and every pile's order are not read:
     changing them changes nothing it writes (the land stack order and the piles live in `ws` only)."""
-    assert list(inspect.signature(kernel.fill_private.py_func).parameters) == ["obs", "ws", "seat", "kind"]
+    assert list(inspect.signature(seats.fill_private.py_func).parameters) == ["obs", "ws", "seat", "kind"]
     rng = np.random.default_rng(3)
     for _ in range(50):
-        ws = rng.integers(0, 9, size=kernel.WS_SIZE).astype(np.int32)
+        ws = rng.integers(0, 9, size=scratch.WS_SIZE).astype(np.int32)
         obs_a = np.zeros(K.OBS_SIZE, np.int32)
         seat = int(rng.integers(0, 2))
-        kernel.fill_private(obs_a, ws, seat, K.DEC_PLAY)
+        seats.fill_private(obs_a, ws, seat, K.DEC_PLAY)
         other = ws.copy()
-        mine = slice(kernel.WS_PRIV + 20 * seat, kernel.WS_PRIV + 20 * seat + 20)
+        mine = slice(scratch.WS_PRIV + scratch.PRIV_SIZE * seat, scratch.WS_PRIV + scratch.PRIV_SIZE * (seat + 1))
         keep = other[mine].copy()
-        other[:] = rng.integers(0, 9, size=kernel.WS_SIZE)  # other hand, piles, land stack, everything hidden
+        other[:] = rng.integers(0, 9, size=scratch.WS_SIZE)  # other hand, piles, land stack, everything hidden
         other[mine] = keep
         obs_b = np.zeros(K.OBS_SIZE, np.int32)
-        kernel.fill_private(obs_b, other, seat, K.DEC_PLAY)
+        seats.fill_private(obs_b, other, seat, K.DEC_PLAY)
         assert (obs_a == obs_b).all()
-        assert (obs_a[K.O_HAND:K.O_HAND + 10] == keep[:10]).all()
+        assert (obs_a[K.O_HAND:K.O_HAND + K.HAND_SIZE] == keep[:K.HAND_SIZE]).all()
 
 
 def test_heuristics_leave_the_observation_unchanged_outside_the_work_area():
@@ -196,7 +197,8 @@ def test_heuristics_leave_the_observation_unchanged_outside_the_work_area():
     from sim.games.kruki_wyscig import rules
     config = make_config(SPEC, 2, "random", (), {}, seed=4)
     rp, cards = SPEC.kernel_data(config.params, 2)
-    obs, ws, rng = kernel._scratch()
+    sc = scratch.new_scratch()
+    obs, ws, rng = sc.obs, sc.ws, sc.rng
     seat_row = np.zeros((2, len(SPEC.all_seat_columns)), np.int32)
     game_row = np.zeros(len(SPEC.all_game_columns), np.int32)
     trace = np.zeros((0, 8), np.int32)
@@ -206,16 +208,16 @@ def test_heuristics_leave_the_observation_unchanged_outside_the_work_area():
     users = config.kernel_inputs()[1][2]
     checked = 0
     for g in range(30):
-        kernel.play_game(rp, cards, sids, sparams, users, 1, g, seat_row, game_row, obs, ws, rng, trace, tl)
+        kernel.play_game(rp, cards, sids, sparams, users, 1, g, seat_row, game_row, sc, trace, tl)
         for seat in (0, 1):
             if obs[K.O_DONE + seat]:
                 continue
             for info in rules.STRATEGIES[1:]:
                 params = np.array(list(info.params.values()), np.float64)
                 for dec in (K.DEC_PLAY, K.DEC_PILE, K.DEC_DISCARD):
-                    kernel.fill_private(obs, ws, seat, dec)
+                    seats.fill_private(obs, ws, seat, dec)
                     before = obs[:K.O_WORK].copy()
-                    K.choose_builtin(info.sid, obs, params, rng)
+                    choose_builtin(info.sid, obs, params, rng)
                     assert (obs[:K.O_WORK] == before).all(), info.name
                     checked += 1
     assert checked > 100

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from sim.games.kruki_wyscig import reference as R
+from sim.games.kruki_wyscig import reference_track as RT
 from sim.games.kruki_wyscig import rules
 from sim.spec import WIN_SCALE
 from tests.kruki_wyscig.test_scenarios import STRAT_DEFAULTS, check_links, params
@@ -64,22 +65,22 @@ def check_state(st, discarded_actions, pending=-1):
     linked = check_links(t)
     # every land card in exactly one place (RACE-1, RACE-4, RACE-11)
     mains = [c for c in t.col_card if c != -1]
-    loops = [c for lane in (R.LANE_A, R.LANE_B) for j in range(1, t.n) for c in R.loop_cards(t, lane, j)]
-    boxed = [c for c in range(len(t.card_land)) if t.card_loc[c] == R.LOC_BOX]
+    loops = [c for lane in (RT.LANE_A, RT.LANE_B) for j in range(1, t.n) for c in RT.loop_cards(t, lane, j)]
+    boxed = [c for c in range(len(t.card_land)) if t.card_loc[c] == RT.LOC_BOX]
     held = [pending] if pending != -1 else []  # a detour card drawn, not yet placed
     assert sorted(mains + loops + boxed + st.stack + held) == list(range(len(t.card_land)))
-    assert all(t.card_loc[c] == R.LOC_MAIN for c in mains) and all(t.card_loc[c] == R.LOC_LOOP for c in loops)
-    assert all(t.card_loc[c] == R.LOC_STACK for c in st.stack + held)
+    assert all(t.card_loc[c] == RT.LOC_MAIN for c in mains) and all(t.card_loc[c] == R.LOC_LOOP for c in loops)
+    assert all(t.card_loc[c] == RT.LOC_STACK for c in st.stack + held)
     # real fields: 2 per home main card, 1 per slid one, 2 per loop card
-    home = sum(1 for j in range(t.n) if t.col_card[j] != -1 and t.col_shift[j] == R.HOME)
+    home = sum(1 for j in range(t.n) if t.col_card[j] != -1 and t.col_shift[j] == RT.HOME)
     assert R.track_len(t) == 2 * home + (len(mains) - home) + 2 * len(loops)
     assert sum(t.f_gap) == 2 * (t.n - len(mains)) + (len(mains) - home)
     for j in range(t.n):
         if t.col_card[j] == -1:
-            assert t.col_shift[j] == R.HOME
+            assert t.col_shift[j] == RT.HOME
     for s in (0, 1):
         f = t.pos[s]
-        assert f == R.START[s] or (f in linked and R.is_real(t, f))
+        assert f == R.START[s] or (f in linked and RT.is_real(t, f))
         if not t.done[s]:
             assert R.rem(t, s) > 0  # RACE-24
         # flight cards: hand + pile + discards = flight_per_land per land
@@ -109,12 +110,12 @@ def check_play(st, s, head, target):
         for c in cards:
             on = {t.card_fa[c], t.card_fb[c]}
             assert t.pos[0] not in on and t.pos[1] not in on  # RACE-15 occupied
-            assert t.card_loc[c] in (R.LOC_MAIN, R.LOC_LOOP)
-            assert not R.covered(t, c)
+            assert t.card_loc[c] in (RT.LOC_MAIN, R.LOC_LOOP)
+            assert not RT.covered(t, c)
         if x in (rules.OPT_SWAP, rules.OPT_SLIDE):
             for c in cards:
-                if t.card_loc[c] == R.LOC_MAIN:
-                    assert t.col_shift[R.card_column(t, c) - 1] == R.HOME
+                if t.card_loc[c] == RT.LOC_MAIN:
+                    assert t.col_shift[RT.card_column(t, c) - 1] == RT.HOME
         if x == rules.OPT_SWAP:
             assert t.card_loc[cards[0]] == t.card_loc[cards[1]]
         if x == rules.OPT_BACK1:

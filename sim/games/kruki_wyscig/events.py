@@ -1,5 +1,6 @@
 """`sim trace` for Kruki (Odin's Ravens): a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.kruki_wyscig import kernel, rules
+from sim.games.kruki_wyscig import rules, scratch
+from sim.games.kruki_wyscig.track import HEAD_LABEL, LANE_LABEL, LOOP_LABEL, TAIL_LABEL
 
 
 _OPTION = rules.OPTION_NAMES
@@ -16,19 +17,19 @@ def _land(x):
 
 
 def _field(code):
-    """A field label from the kernel (kernel.field_label): start sentinels, main slots A3/B3, loop fields."""
-    if code == -1:
+    """A field label from the kernel (track.field_label): start sentinels, main slots A3/B3, loop fields."""
+    if code == HEAD_LABEL:
         return "start(α)"
-    if code == -2:
+    if code == TAIL_LABEL:
         return "start(β)"
-    if code >= 10000:
-        return f"loop {'AB'[(code - 10000) // 100]}{(code - 10000) % 100}"
+    if code >= LOOP_LABEL:
+        return f"loop {'AB'[(code - LOOP_LABEL) // LANE_LABEL]}{(code - LOOP_LABEL) % LANE_LABEL}"
     return f"{'AB'[code & 1]}{code >> 1}"
 
 
 def describe_event(ev, players):
     kind, a, b, c, d, e, f, g = (int(x) for x in ev)
-    k = kernel
+    k = scratch
     if kind == k.EV_SETUP:
         return {"kind": "setup", "start_player": a, "columns": b, "stack_size": c, "track_len": d,
                 "text": f"Race: seat {a} starts; {b} columns laid ({d} fields), {c} cards on the land stack"}

@@ -26,8 +26,17 @@ OPT_FORWARD1, OPT_BACK1, OPT_ROTATE, OPT_REMOVE, OPT_SWAP, OPT_SLIDE, OPT_TAKE2,
 N_OPTIONS = 8
 OPTION_NAMES = ("forward1", "back1", "rotate", "remove", "swap", "slide", "take2", "detour")
 OPTION_KIND = (K1, K1, K2, K2, K3, K3, K4, K4)  # the card kind that carries each option
+JOKER_CARDS = 2  # a joker is a pair of equal flight cards (RACE-21)
+
+# The track's field records (RACE-10, RACE-11): sentinel ids, lanes and the codes of f_kind, card_loc, col_shift.
+HEAD, TAIL = 0, 1  # sentinel records: α starts on HEAD, β on TAIL (RACE-5)
+LANE_A, LANE_B = 0, 1
+SENTINEL, MAIN, LOOP, DEAD = 0, 1, 2, 3  # f_kind; unallocated or unlinked loop records are DEAD
+LOC_STACK, LOC_MAIN, LOC_LOOP, LOC_BOX = 0, 1, 2, 3  # card_loc: land stack, a column, a loop, out of the game
+HOME, SHIFT_A, SHIFT_B = 0, 1, 2  # col_shift: home, slid into lane A, slid into lane B
 
 START_RANDOM = -1  # value of `start_player` meaning "drawn at random" (RACE-7)
+STOP_SCALE = 1_000_000  # random's stop draw: below(STOP_SCALE) < int(stop x STOP_SCALE + 0.5) (§5)
 RERACE_LIMIT = 10  # rerace-tie: after this many equal replays the win is shared (§6)
 
 PARAMS = (
