@@ -49,10 +49,6 @@ def is_ongoing(effect):
     return effect == E_FOREMAN or effect == E_GUILD
 
 
-def is_end(effect):
-    return E_QUARTER <= effect <= E_FESTIVAL
-
-
 # ---------------------------------------------------------------------------------------------------- parameters
 PARAMS = (
     Param("rounds", 8, 1, 30, "rounds played; the Reward row uses rounds+1 cards (at most the Reward cards for P - 1)"),
