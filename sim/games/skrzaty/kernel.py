@@ -10,7 +10,7 @@ from numba import njit, prange, types
 from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE
 from sim.games.skrzaty import rules
-from sim.games.skrzaty.kernel_layout import DECK_EXTRA, Scratch
+from sim.games.skrzaty.kernel_layout import C_WIDTH, DECK_EXTRA, RC_WIDTH, TK_WIDTH, Scratch
 from sim.games.skrzaty.kernel_phases import play_game
 from sim.games.skrzaty.kernel_steps import init_static_obs
 from sim.games.skrzaty.obs import MAX_HAND, MAX_P, SPACE_W, SWAP_BASE, obs_size
@@ -82,14 +82,14 @@ def kernel_data(params, players, data=None):
         raise SpecError(f"{c.path}: {len(c.ids)} City cards; the kernel accepts at most {SWAP_BASE - 1}")
     rp = np.array([full[p.name] for p in rules.PARAMS], np.int64)
     cards = np.array(list(zip(c.ids, c.colour, c.value, c.spaces, c.vp, c.effect, c.amount)),
-                     np.int64).reshape(-1, 7)
-    rcards = np.array(rules.reward_cards_for(data, players), np.int64).reshape(-1, 3)
+                     np.int64).reshape(-1, C_WIDTH)
+    rcards = np.array(rules.reward_cards_for(data, players), np.int64).reshape(-1, RC_WIDTH)
     spaces = np.zeros((max(len(data.reward_spaces.types), 1), MAX_P, SPACE_W), np.int64)
     for t, rows in rules.reward_spaces_for(data, players).items():
         spaces[t, :players] = rows
     end_tile = np.zeros((MAX_P, SPACE_W), np.int64)
     end_tile[:players] = rules.end_tile_for(data, players)
     tk = data.tokens
-    tokens = np.array(list(zip(tk.count, tk.gnomes, tk.vp)), np.int64).reshape(-1, 3)
+    tokens = np.array(list(zip(tk.count, tk.gnomes, tk.vp)), np.int64).reshape(-1, TK_WIDTH)
     return rp, cards, rcards, spaces, end_tile, tokens
 

@@ -4,12 +4,12 @@ Plain data (numpy and the observation's constants only), shared by the kernel mo
 
 Input tables (built by `kernel.kernel_data`):
   rp(len(PARAMS))    the rule parameters in the order of `rules.PARAMS` (`R_*`)
-  cards(N, 7)        `C_*`: one row per City card in ascending id order; a card is named by its row ("card index")
+  cards(N, C_WIDTH)  `C_*`: one row per City card in ascending id order; a card is named by its row ("card index")
                      everywhere in the kernel and the observation
-  rcards(nR, 3)      `RC_*`: the Reward cards for P players in ascending card number
-  spaces(T, MAX_P, 3)  `SP_*`: gnomes vp bonus of rank k of Reward type t for P players
-  end_tile(MAX_P, 3)   `SP_*`: gnomes vp bonus of End-tile rank k for P players
-  tokens(K, 3)       `TK_*`: each Bonus-token kind, file order
+  rcards(nR, RC_WIDTH)  `RC_*`: the Reward cards for P players in ascending card number
+  spaces(T, MAX_P, SPACE_W)  `SP_*`: gnomes vp bonus of rank k of Reward type t for P players
+  end_tile(MAX_P, SPACE_W)  `SP_*`: gnomes vp bonus of End-tile rank k for P players
+  tokens(K, TK_WIDTH)  `TK_*`: each Bonus-token kind, file order
 """
 from collections import namedtuple
 
@@ -22,8 +22,11 @@ from sim.spec import GAME_BASE, SEAT_BASE
  R_MARKET_KEEP, R_FINAL_HIGHEST, R_FIXED_FIRST) = range(len(PARAMS))
 assert [p.name for p in PARAMS][R_FIXED_FIRST] == "fixed_first"
 C_ID, C_COLOUR, C_VALUE, C_SPACES, C_VP, C_EFFECT, C_AMOUNT = range(7)  # City-card table
+C_WIDTH = 7
 RC_NUMBER, RC_COLOUR, RC_TYPE = range(3)  # Reward-card table
+RC_WIDTH = 3
 TK_COUNT, TK_GNOMES, TK_VP = range(3)  # Bonus-token table
+TK_WIDTH = 3
 
 # Output columns: seat_row(players, S_*), game_row(G_*).
 _SEAT = {name: i for i, name in enumerate(SEAT_BASE + SEAT_COLUMNS)}

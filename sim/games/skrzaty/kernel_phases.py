@@ -12,23 +12,21 @@ from sim.rng import below, shuffle, stream_into
 from sim.games.skrzaty.kernel_layout import (
     C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VALUE, C_VP, EV_FINAL, EV_FIRST, EV_GAIN, EV_KEEP, EV_MARKET,
     EV_PICK, EV_PLAY, EV_RANK, EV_RECYCLE, EV_ROUND, EV_ROW, EV_SCORE, G_END_COLOUR, G_FIRST_PLAYER, G_POOL_LEFT,
-    G_ROUNDS_PLAYED, G_TOKENS_LEFT, G_WINNER, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST, R_FIRST_PLAYER, R_FIXED_FIRST,
-    R_GNOME_POOL, R_HAND_KEEP, R_MARKET_EXTRA, R_MARKET_KEEP, R_MARKET_RANKED, R_ROUNDS, RC_COLOUR, RC_NUMBER,
-    RC_TYPE, S_CARDS_COLOUR, S_CARDS_PLAYED, S_CITY_SPACES, S_DISGUISE_CHANGED, S_END_CARDS, S_END_SUM,
-    S_EV_CROSSROADS, S_EV_FESTIVAL, S_EV_QUARTER, S_FILLED, S_FINAL_RANK, S_FOREMAN_GNOMES, S_GUILD_APPLIED,
+    G_ROUNDS_PLAYED, G_TOKENS_LEFT, G_WINNER, RC_COLOUR, RC_NUMBER, RC_TYPE, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST,
+    R_FIRST_PLAYER, R_FIXED_FIRST, R_GNOME_POOL, R_HAND_KEEP, R_MARKET_EXTRA, R_MARKET_KEEP, R_MARKET_RANKED, R_ROUNDS,
+    SRC_DELIVERY, SRC_END, SRC_FINDER, S_CARDS_COLOUR, S_CARDS_PLAYED, S_CITY_SPACES, S_DISGUISE_CHANGED, S_END_CARDS,
+    S_END_SUM, S_EV_CROSSROADS, S_EV_FESTIVAL, S_EV_QUARTER, S_FILLED, S_FINAL_RANK, S_FOREMAN_GNOMES, S_GUILD_APPLIED,
     S_INSTANT, S_PLACED, S_RANK, S_RANK_COUNT, S_SCORE, S_UNFILLED, S_VP_CARDS, S_VP_END_EFFECTS, S_VP_END_TILE,
-    S_VP_REWARDS, S_VP_TOKENS, S_WASTED_RESERVE, S_WIN60, SRC_DELIVERY, SRC_END,
-    SRC_FINDER)
+    S_VP_REWARDS, S_VP_TOKENS, S_WASTED_RESERVE, S_WIN60)
 from sim.games.skrzaty.kernel_steps import (
-    _reset_obs, ask, barter, fail, gain_gnomes, hand_pos, insert_sorted, market_pos, placement, random_keep_mask,
-    remove_at, set_loc, take_token)
+    _reset_obs, ask, barter, choose_position, fail, gain_gnomes, insert_sorted, placement, random_keep_mask, remove_at,
+    set_loc, take_token)
 from sim.games.skrzaty.obs import (
-    SP_BONUS, SP_GNOMES, SP_VP,
-    KEEP, LOC_CITY, LOC_DECK, LOC_HAND, LOC_MARKET, MAX_CITY, MAX_P, O_BEST_COLOUR, O_CITY, O_CITY_LEN,
-    O_DECK_SIZE, O_EMPTY, O_END_COLOUR, O_END_MARKERS, O_FIRST_PLAYER, O_GNOMES, O_HAND_SIZES, O_MARKERS, O_MARKET,
-    O_MARKET_LEN, O_N_KINDS, O_ORDER, O_PLAYED_CARD, O_PLAYED_LEN, O_PLAYED_SEAT, O_POOL, O_RESERVE, O_ROUND,
-    O_ROUND_TYPE, O_ROW_COLOUR, O_ROW_TYPE, O_TOKENS_AT, O_VP_END_TILE, O_VP_REWARDS, PICK, PLAY, T_HELD, T_SUPPLY,
-    T_VP, TOKEN_W)
+    KEEP, LOC_CITY, LOC_DECK, LOC_HAND, LOC_MARKET, MAX_CITY, MAX_P, O_BEST_COLOUR, O_CITY, O_CITY_LEN, O_DECK_SIZE,
+    O_EMPTY, O_END_COLOUR, O_END_MARKERS, O_FIRST_PLAYER, O_GNOMES, O_HAND_SIZES, O_MARKERS, O_MARKET, O_MARKET_LEN,
+    O_N_KINDS, O_ORDER, O_PLAYED_CARD, O_PLAYED_LEN, O_PLAYED_SEAT, O_POOL, O_RESERVE, O_ROUND, O_ROUND_TYPE,
+    O_ROW_COLOUR, O_ROW_TYPE, O_TOKENS_AT, O_VP_END_TILE, O_VP_REWARDS, PICK, PLAY, SP_BONUS, SP_GNOMES, SP_VP, TOKEN_W,
+    T_HELD, T_SUPPLY, T_VP)
 from sim.games.skrzaty.rules import (E_BARTER, E_CROSSROADS, E_DELIVERY, E_DISGUISE, E_FESTIVAL, E_FINDER,
                                      E_QUARTER, N_COLOURS)
 from strategies.skrzaty import RANDOM
@@ -152,20 +150,11 @@ def play_turns(sc, players, seat_row, game_row, users, best, trace, trace_len):
     placement window (SKRZATY-39)."""
     obs, cards, hands, hand_len = sc.obs, sc.cards, sc.hands, sc.hand_len
     tracing = trace.shape[0] > 0
-    n_cards = cards.shape[0]
     for pos in range(players):
         seat = obs[O_ORDER + pos]
-        sid = sc.sids[seat]
-        hl = hand_len[seat]
-        if hl == 1:
-            j = 0
-        elif sid == RANDOM:
-            j = below(sc.rng, hl)
-        else:
-            a = ask(sc, PLAY, seat, users)
-            j = hand_pos(hands, hand_len, seat, a) if 0 <= a < n_cards else -1
-            if j < 0:
-                return False
+        j = choose_position(sc, PLAY, seat, users, hand_len[seat])
+        if j < 0:
+            return False
         c = hands[seat, j]
         remove_at(hands, hand_len, seat, j)
         obs[O_HAND_SIZES + seat] -= 1
@@ -340,17 +329,10 @@ def market_pick(sc, rp, players, seat_row, users, head, tail, trace, trace_len):
     tracing = trace.shape[0] > 0
     for k in range(players):
         seat = sc.ranking[k] if rp[R_MARKET_RANKED] == 1 else sc.ranking[players - 1 - k]
-        sid = sc.sids[seat]
         m_len = obs[O_MARKET_LEN]
-        if m_len == 1:
-            j = 0
-        elif sid == RANDOM:
-            j = below(sc.rng, m_len)
-        else:
-            a = ask(sc, PICK, seat, users)
-            j = market_pos(obs, a) if 0 <= a < cards.shape[0] else -1
-            if j < 0:
-                return False, tail
+        j = choose_position(sc, PICK, seat, users, m_len)
+        if j < 0:
+            return False, tail
         c = obs[O_MARKET + j]
         for i in range(j, m_len - 1):
             obs[O_MARKET + i] = obs[O_MARKET + i + 1]

@@ -9,21 +9,19 @@ from sim.jit import kernel_njit
 from sim.kernel_util import record
 from sim.rng import below
 from sim.games.skrzaty.kernel_layout import (
-    C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VP, C_VALUE, EV_BARTER, EV_PLACE, EV_TOKEN, G_ERROR,
-    G_POOL_EXHAUSTED, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST, R_FIXED_FIRST, R_GNOME_POOL,
-    R_HAND_KEEP, R_MARKET_EXTRA, R_MARKET_KEEP, R_MARKET_RANKED, R_ROUNDS, S_BARTER_SWAPS, S_FINDER_FALLBACKS,
-    S_GAINED, S_ONGOING_FOREMAN, S_ONGOING_GUILD, S_TOKENS_TAKEN, S_WASTED_POOL,
-    TK_COUNT, TK_GNOMES, TK_VP)
+    C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VALUE, C_VP, EV_BARTER, EV_PLACE, EV_TOKEN, G_ERROR,
+    G_POOL_EXHAUSTED, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST, R_FIXED_FIRST, R_GNOME_POOL, R_HAND_KEEP, R_MARKET_EXTRA,
+    R_MARKET_KEEP, R_MARKET_RANKED, R_ROUNDS, S_BARTER_SWAPS, S_FINDER_FALLBACKS, S_GAINED, S_ONGOING_FOREMAN,
+    S_ONGOING_GUILD, S_TOKENS_TAKEN, S_WASTED_POOL, TK_COUNT, TK_GNOMES, TK_VP)
 from sim.games.skrzaty.obs import (
-    SP_BONUS, SP_GNOMES, SP_VP,
-    BARTER, CARD_W, F_AMOUNT, F_COLOUR, F_EFFECT, F_ID, F_LOC, F_OWNER, F_SPACES, F_VALUE, F_VP, LOC_CITY,
-    LOC_HAND, LOC_MARKET, LOC_UNSEEN, MAX_CITY, MAX_HAND, MAX_MARKET, MAX_P, MAX_ROUNDS, MAX_ROW, O_BEST_COLOUR,
+    BARTER, CARD_W, F_AMOUNT, F_COLOUR, F_EFFECT, F_ID, F_LOC, F_OWNER, F_SPACES, F_VALUE, F_VP, LOC_CITY, LOC_HAND,
+    LOC_MARKET, LOC_UNSEEN, MAX_CITY, MAX_HAND, MAX_MARKET, MAX_P, MAX_ROUNDS, MAX_ROW, OBS_FIXED, O_BEST_COLOUR,
     O_CARDS_AT, O_CITY, O_CITY_LEN, O_DEAL, O_EMPTY, O_END_TILE, O_FESTIVAL_MIN, O_FINAL_HIGHEST, O_FIRST_PLAYER,
-    O_FIXED_FIRST, O_GNOME_POOL, O_GNOMES, O_HAND, O_HAND_KEEP, O_HAND_LEN, O_HAND_SIZES, O_KIND, O_MARKERS,
-    O_MARKET, O_MARKET_EXTRA, O_MARKET_KEEP, O_MARKET_LEN, O_MARKET_RANKED, O_N_CARDS, O_N_KINDS, O_N_TYPES,
-    O_ORDER, O_PLAYED_SEAT, O_PLAYED_LEN, O_PLAYERS, O_POOL, O_RESERVE, O_RETURNED, O_RETURNED_LEN, O_ROUND,
-    O_ROUND_TYPE, O_ROUNDS, O_ROW_COLOUR, O_SEAT, O_TOKENS_AT, O_TURN_POS, O_TYPES_AT, OBS_FIXED, PLACE,
-    SPACE_W, SWAP_BASE, SWAP_SHIFT, T_GNOMES, T_HELD, T_SUPPLY, T_VP, TOKEN, TOKEN_W)
+    O_FIXED_FIRST, O_GNOMES, O_GNOME_POOL, O_HAND, O_HAND_KEEP, O_HAND_LEN, O_HAND_SIZES, O_KIND, O_MARKERS, O_MARKET,
+    O_MARKET_EXTRA, O_MARKET_KEEP, O_MARKET_LEN, O_MARKET_RANKED, O_N_CARDS, O_N_KINDS, O_N_TYPES, O_ORDER,
+    O_PLAYED_LEN, O_PLAYED_SEAT, O_PLAYERS, O_POOL, O_RESERVE, O_RETURNED, O_RETURNED_LEN, O_ROUND, O_ROUNDS,
+    O_ROUND_TYPE, O_ROW_COLOUR, O_SEAT, O_TOKENS_AT, O_TURN_POS, O_TYPES_AT, PLACE, PLAY, SPACE_W, SP_BONUS, SP_GNOMES,
+    SP_VP, SWAP_BASE, SWAP_SHIFT, TOKEN, TOKEN_W, T_GNOMES, T_HELD, T_SUPPLY, T_VP)
 from sim.games.skrzaty.rules import E_FOREMAN, E_GUILD, ERR_ILLEGAL
 from strategies.skrzaty import RANDOM, choose_builtin
 
@@ -194,6 +192,23 @@ def market_pos(obs, c):
         if obs[O_MARKET + i] == c:
             return i
     return -1
+
+
+@kernel_njit(inline="always")
+def choose_position(sc, kind, seat, users, n):
+    """A D2 (PLAY: a hand card) or D6 (PICK: a Market card) choice as a position 0..n-1 in the hand or the Market:
+    one option needs no draw, `random` draws it uniformly, anyone else names a card that must be there; -1 when
+    it is not."""
+    if n == 1:
+        return 0
+    if sc.sids[seat] == RANDOM:
+        return below(sc.rng, n)
+    a = ask(sc, kind, seat, users)
+    if a < 0 or a >= sc.cards.shape[0]:
+        return -1
+    if kind == PLAY:
+        return hand_pos(sc.hands, sc.hand_len, seat, a)
+    return market_pos(sc.obs, a)
 
 
 # ---------------------------------------------------------------------------------------------------- gnomes
