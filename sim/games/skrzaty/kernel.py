@@ -48,21 +48,28 @@ def run_chunk(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparam
     Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
     blocks = min(count, 256)
     for b in prange(blocks):
-        sc = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
+        (obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
+         rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd,
+         sp) = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
         no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
         trace_len = np.zeros(1, np.int64)
         for i in range(count * b // blocks, count * (b + 1) // blocks):
             play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, start + i, seat_out[i],
-                      game_out[i], sc, no_trace, trace_len)
+                      game_out[i], obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row,
+                      turn_pos, ranking, rank_group, rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng,
+                      cd, sd, sp, no_trace, trace_len)
 
 
 @kernel_njit()
 def trace_one(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams, users, seed, game_index, seat_row,
               game_row, trace, trace_len):
     """One game with its event log (for `sim trace`)."""
-    sc = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
-    play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_index, seat_row, game_row, sc, trace,
-              trace_len)
+    (obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
+     rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd,
+     sp) = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
+    play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_index, seat_row, game_row, obs, uobs,
+              deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
+              rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd, sp, trace, trace_len)
 
 
 def kernel_data(params, players, data=None):

@@ -4,7 +4,9 @@ market_pick, score. play_game chains them and mirrors the reference draw for dra
 
 The public state lives in the observation array itself (`sim.games.skrzaty.obs` documents its layout), so
 strategies read it without copies; the hidden state (deck order, hands, returned cards) lives in the scratch's own
-arrays. Every phase is inlined (see kernel_steps) and returns False when a plug-in chose an illegal action.
+arrays. play_game unpacks the block's `Scratch` once per game and hands each phase the arrays it touches (every
+phase is inlined; see kernel_steps for why not the tuple); a phase returns False when a plug-in chose an illegal
+action.
 """
 from sim.jit import kernel_njit
 from sim.kernel_util import record, set_ranks
@@ -36,14 +38,13 @@ SCORE_SHIFT, FILLED_SHIFT = 40, 20  # SKRZATY-46 key: score, then filled cards, 
 
 # ---------------------------------------------------------------------------------------------------- setup
 @kernel_njit(inline="always")
-def setup_reward_row(sc, rp, rcards, trace, trace_len):
+def setup_reward_row(obs, row, rng, rp, rcards, trace, trace_len):
     """SKRZATY-22/23: shuffle the Reward cards for P; R1..R(rounds+1) face up; the last gives the End colour."""
-    obs, row = sc.obs, sc.row
     rounds = rp[R_ROUNDS]
     n_r = rcards.shape[0]
     for i in range(n_r):
         row[i] = i
-    shuffle(sc.rng, row, n_r)
+    shuffle(rng, row, n_r)
     for i in range(rounds + 1):
         obs[O_ROW_COLOUR + i] = rcards[row[i], RC_COLOUR]
         obs[O_ROW_TYPE + i] = rcards[row[i], RC_TYPE]
@@ -56,18 +57,17 @@ def setup_reward_row(sc, rp, rcards, trace, trace_len):
 
 
 @kernel_njit(inline="always")
-def setup_hands(sc, rp, players, seat_row, game_row, users, trace, trace_len):
+def setup_hands(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, deck, rp, players,
+                trace, trace_len):
     """SKRZATY-25: shuffle the City cards (ascending id) into the deck, top first. SKRZATY-26: deal `deal` cards to
     each seat from seat 0; D1 keep choices, all simultaneous; the returned cards to the bottom. Returns
     (ok, head, tail) of the deck queue."""
-    obs, cards, deck, hands, hand_len, returned, ret_len = (sc.obs, sc.cards, sc.deck, sc.hands, sc.hand_len,
-                                                            sc.returned, sc.ret_len)
     n_cards = cards.shape[0]
     deal = rp[R_DEAL]
     keep = rp[R_HAND_KEEP]
     for c in range(n_cards):
         deck[c] = c
-    shuffle(sc.rng, deck, n_cards)
+    shuffle(rng, deck, n_cards)
     head = 0
     tail = n_cards
     for s in range(players):
@@ -77,13 +77,13 @@ def setup_hands(sc, rp, players, seat_row, game_row, users, trace, trace_len):
         obs[O_HAND_SIZES + s] = deal
     obs[O_DECK_SIZE] = tail - head
     for s in range(players):
-        sid = sc.sids[s]
+        sid = sids[s]
         if deal == keep:
             mask = (1 << deal) - 1
         elif sid == RANDOM:
-            mask = random_keep_mask(sc.rng, deal, keep)
+            mask = random_keep_mask(rng, deal, keep)
         else:
-            mask = ask(sc, KEEP, s, users)
+            mask = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, KEEP, s)
             bits = 0
             for i in range(deal):
                 bits += (mask >> i) & 1
@@ -113,10 +113,9 @@ def setup_hands(sc, rp, players, seat_row, game_row, users, trace, trace_len):
 
 # ---------------------------------------------------------------------------------------------------- a round
 @kernel_njit(inline="always")
-def start_round(sc, rp, players, r, first, head, tail, trace, trace_len):
+def start_round(obs, deck, turn_pos, cards, rp, players, r, first, head, tail, trace, trace_len):
     """SKRZATY-29/30/31: round r's best colour, type and turn order; the Market (market-keep: refill only).
     Returns (best colour, Reward type, deck head)."""
-    obs, deck = sc.obs, sc.deck
     best = obs[O_ROW_COLOUR + r - 1]
     rtype = obs[O_ROW_TYPE + r - 1]
     obs[O_BEST_COLOUR] = best
@@ -124,7 +123,7 @@ def start_round(sc, rp, players, r, first, head, tail, trace, trace_len):
     s = first
     for i in range(players):  # SKRZATY-30: turn order clockwise from this round's first player
         obs[O_ORDER + i] = s
-        sc.turn_pos[s] = i
+        turn_pos[s] = i
         s += 1
         if s == players:
             s = 0
@@ -140,19 +139,20 @@ def start_round(sc, rp, players, r, first, head, tail, trace, trace_len):
     if trace.shape[0] > 0:
         record(trace, trace_len, EV_ROUND, r, first, best, rtype, tail - head, 0, 0)
         for i in range(m_len):
-            record(trace, trace_len, EV_MARKET, r, i + 1, sc.cards[obs[O_MARKET + i], C_ID], 0, 0, 0, 0)
+            record(trace, trace_len, EV_MARKET, r, i + 1, cards[obs[O_MARKET + i], C_ID], 0, 0, 0, 0)
     return best, rtype, head
 
 
 @kernel_njit(inline="always")
-def play_turns(sc, players, seat_row, game_row, users, best, trace, trace_len):
+def play_turns(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot, fore, guild,
+               players, seat_row, game_row, best, trace, trace_len):
     """SKRZATY-32: each seat plays one card (D2) in turn order; Instant effects (SKRZATY-8..11, 42); then a
     placement window (SKRZATY-39)."""
-    obs, cards, hands, hand_len = sc.obs, sc.cards, sc.hands, sc.hand_len
     tracing = trace.shape[0] > 0
     for pos in range(players):
         seat = obs[O_ORDER + pos]
-        j = choose_position(sc, PLAY, seat, users, hand_len[seat])
+        j = choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards.shape[0],
+                            PLAY, seat, hand_len[seat])
         if j < 0:
             return False
         c = hands[seat, j]
@@ -163,7 +163,7 @@ def play_turns(sc, players, seat_row, game_row, users, best, trace, trace_len):
         obs[O_CITY + base + n_city] = c
         obs[O_GNOMES + base + n_city] = 0
         obs[O_CITY_LEN + seat] = n_city + 1
-        sc.slot[c] = n_city
+        slot[c] = n_city
         colour = cards[c, C_COLOUR]
         sp = cards[c, C_SPACES]
         obs[O_EMPTY + seat] += sp
@@ -190,27 +190,29 @@ def play_turns(sc, players, seat_row, game_row, users, best, trace, trace_len):
                 if e == E_FINDER:  # `amount` tokens one at a time
                     for _ in range(amount):
                         if ok:
-                            ok = take_token(sc, seat_row, game_row, users, seat, trace, trace_len)
+                            ok = take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len,
+                                            seat_row, game_row, seat, trace, trace_len)
             elif e == E_BARTER:  # SKRZATY-10
-                ok = barter(sc, seat_row, users, seat, trace, trace_len)
+                ok = barter(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, seat_row,
+                            seat, trace, trace_len)
             elif best != colour:  # SKRZATY-11: disguise, applied in the ranking
                 seat_row[seat, S_DISGUISE_CHANGED] += 1
         if ok:
-            ok = placement(sc, seat_row, users, seat, trace, trace_len)
+            ok = placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot, fore,
+                           guild, seat_row, seat, trace, trace_len)
         if not ok:
             return False
     return True
 
 
 @kernel_njit(inline="always")
-def rank_round(sc, players, seat_row, r, best, trace, trace_len):
+def rank_round(obs, cards, guild, turn_pos, ranking, group, value, players, seat_row, r, best, trace, trace_len):
     """SKRZATY-33: rank by (0 if best colour else 1, −ranking value, turn position); insertion sort into
-    sc.ranking."""
-    obs, cards, ranking, group, value = sc.obs, sc.cards, sc.ranking, sc.rank_group, sc.rank_value
+    ranking."""
     for pos in range(players):
         seat = obs[O_PLAYED_SEAT + pos]
         c = obs[O_PLAYED_CARD + pos]
-        bonus = sc.guild[seat, cards[c, C_COLOUR]]  # SKRZATY-13: by the printed colour
+        bonus = guild[seat, cards[c, C_COLOUR]]  # SKRZATY-13: by the printed colour
         if bonus > 0:
             seat_row[seat, S_GUILD_APPLIED] += 1
         g = 0 if (cards[c, C_EFFECT] == E_DISGUISE or cards[c, C_COLOUR] == best) else 1  # SKRZATY-11
@@ -228,25 +230,24 @@ def rank_round(sc, players, seat_row, r, best, trace, trace_len):
     if trace.shape[0] > 0:
         for k in range(players):
             seat = ranking[k]
-            c = obs[O_PLAYED_CARD + sc.turn_pos[seat]]
+            c = obs[O_PLAYED_CARD + turn_pos[seat]]
             rc = best if cards[c, C_EFFECT] == E_DISGUISE else cards[c, C_COLOUR]
             record(trace, trace_len, EV_RANK, r, k + 1, seat, rc, value[seat], value[seat] - cards[c, C_VALUE], 0)
 
 
 @kernel_njit(inline="always")
-def final_ranking(sc, rp, players, seat_row, game_row, end_colour, trace, trace_len):
+def final_ranking(obs, cards, hands, hand_len, ranking, group, value, tie, top_of, rp, players, seat_row, game_row,
+                  end_colour, trace, trace_len):
     """SKRZATY-43: the final ranking on the hands: End-colour holders first (by sum, or by highest card under
     final-highest; then highest End card), the others by highest hand card; the last round's turn positions break
-    the remaining ties. Insertion sort into sc.ranking."""
-    obs, cards, hands, ranking = sc.obs, sc.cards, sc.hands, sc.ranking
-    group, value, tie, top_of = sc.rank_group, sc.rank_value, sc.rank_tie, sc.hand_top
+    the remaining ties. Insertion sort into ranking."""
     final_highest = rp[R_FINAL_HIGHEST] == 1
     obs[O_BEST_COLOUR] = -1
     obs[O_ROUND_TYPE] = -1
     for pos in range(players):
         seat = obs[O_ORDER + pos]
         total, n_end, top_end, top = 0, 0, 0, 0
-        for i in range(sc.hand_len[seat]):
+        for i in range(hand_len[seat]):
             c = hands[seat, i]
             v = cards[c, C_VALUE]
             if v > top:
@@ -283,13 +284,13 @@ def final_ranking(sc, rp, players, seat_row, game_row, end_colour, trace, trace_
 
 
 @kernel_njit(inline="always")
-def award_markers(sc, spaces, end_tile, players, seat_row, game_row, users, r, rtype, final, trace, trace_len):
+def award_markers(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot, fore, guild,
+                  ranking, spaces, end_tile, players, seat_row, game_row, r, rtype, final, trace, trace_len):
     """SKRZATY-34/40 (rounds) and SKRZATY-44 (End tile, no foreman extras): markers top to bottom in ranking order
     and their rewards. A gain event: (1) gnomes, (2) foreman extras counted when the marker is placed, (3) VP,
     (4) Bonus tokens one at a time, (5) one placement. One loop for both, so that its steps are inlined once."""
-    obs = sc.obs
     for k in range(players):
-        seat = sc.ranking[k]
+        seat = ranking[k]
         if final:
             obs[O_END_MARKERS + k] = seat
             gn, vp, bonus = end_tile[k, SP_GNOMES], end_tile[k, SP_VP], end_tile[k, SP_BONUS]
@@ -298,7 +299,7 @@ def award_markers(sc, spaces, end_tile, players, seat_row, game_row, users, r, r
             obs[O_MARKERS + (r - 1) * MAX_P + k] = seat
             seat_row[seat, S_RANK_COUNT + k] += 1
             gn, vp, bonus = spaces[rtype, k, SP_GNOMES], spaces[rtype, k, SP_VP], spaces[rtype, k, SP_BONUS]
-            foreman, src = sc.fore[seat], k + 1
+            foreman, src = fore[seat], k + 1
         got = gain_gnomes(obs, seat_row, game_row, seat, gn)
         fgot = 0
         if foreman > 0:
@@ -313,24 +314,27 @@ def award_markers(sc, spaces, end_tile, players, seat_row, game_row, users, r, r
         ok = True
         for _ in range(bonus):
             if ok:
-                ok = take_token(sc, seat_row, game_row, users, seat, trace, trace_len)
+                ok = take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, seat_row,
+                                game_row, seat, trace, trace_len)
         if ok:
-            ok = placement(sc, seat_row, users, seat, trace, trace_len)
+            ok = placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot, fore,
+                           guild, seat_row, seat, trace, trace_len)
         if not ok:
             return False
     return True
 
 
 @kernel_njit(inline="always")
-def market_pick(sc, rp, players, seat_row, users, head, tail, trace, trace_len):
+def market_pick(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, deck, ranking, rp,
+                players, head, tail, trace, trace_len):
     """SKRZATY-35/36 (D6): one Market card each, last place first (market-ranked: first place first); the leftovers
     to the deck bottom in Market-position order (market-keep: they stay). Returns (ok, deck tail)."""
-    obs, cards, deck = sc.obs, sc.cards, sc.deck
     tracing = trace.shape[0] > 0
     for k in range(players):
-        seat = sc.ranking[k] if rp[R_MARKET_RANKED] == 1 else sc.ranking[players - 1 - k]
+        seat = ranking[k] if rp[R_MARKET_RANKED] == 1 else ranking[players - 1 - k]
         m_len = obs[O_MARKET_LEN]
-        j = choose_position(sc, PICK, seat, users, m_len)
+        j = choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards.shape[0],
+                            PICK, seat, m_len)
         if j < 0:
             return False, tail
         c = obs[O_MARKET + j]
@@ -338,7 +342,7 @@ def market_pick(sc, rp, players, seat_row, users, head, tail, trace, trace_len):
             obs[O_MARKET + i] = obs[O_MARKET + i + 1]
         obs[O_MARKET + m_len - 1] = -1
         obs[O_MARKET_LEN] = m_len - 1
-        insert_sorted(sc.hands, sc.hand_len, seat, c)
+        insert_sorted(hands, hand_len, seat, c)
         obs[O_HAND_SIZES + seat] += 1
         set_loc(obs, c, LOC_HAND, seat)
         if tracing:
@@ -359,9 +363,8 @@ def market_pick(sc, rp, players, seat_row, users, head, tail, trace, trace_len):
 
 # ---------------------------------------------------------------------------------------------------- the end
 @kernel_njit(inline="always")
-def score(sc, rp, players, seat_row, game_row, end_colour, trace, trace_len):
+def score(obs, cards, by_colour, score_key, rp, players, seat_row, game_row, end_colour, trace, trace_len):
     """SKRZATY-45/46: each seat's VP breakdown (only filled cards count), its score, the ranks; the game columns."""
-    obs, cards, by_colour = sc.obs, sc.cards, sc.filled_by_colour
     ta = obs[O_TOKENS_AT]
     n_kinds = obs[O_N_KINDS]
     festival_min = rp[R_FESTIVAL_MIN]
@@ -411,8 +414,8 @@ def score(sc, rp, players, seat_row, game_row, end_colour, trace, trace_len):
         seat_row[seat, S_WASTED_RESERVE] = obs[O_RESERVE + seat]
         total = vp_cards + q + x + f + obs[O_VP_REWARDS + seat] + obs[O_VP_END_TILE + seat] + vp_tokens
         seat_row[seat, S_SCORE] = total
-        sc.score_key[seat] = (total << SCORE_SHIFT) + (filled << FILLED_SHIFT) + on_cards
-    set_ranks(seat_row, players, sc.score_key)
+        score_key[seat] = (total << SCORE_SHIFT) + (filled << FILLED_SHIFT) + on_cards
+    set_ranks(seat_row, players, score_key)
     tokens_left = 0
     for k in range(n_kinds):
         tokens_left += obs[ta + k * TOKEN_W + T_SUPPLY]
@@ -428,29 +431,33 @@ def score(sc, rp, players, seat_row, game_row, end_colour, trace, trace_len):
 
 # ---------------------------------------------------------------------------------------------------- one game
 @kernel_njit()
-def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_index, seat_row, game_row, sc, trace,
+def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_index, seat_row, game_row, obs, uobs,
+              deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
+              rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cards, sids, sparams, trace,
               trace_len):
-    """One game, SKRZATY-22..46, into seat_row(players, seat columns) and game_row(game columns); `sc` is the block's
-    Scratch (kernel_layout); `trace` has 0 rows unless a trace is wanted."""
-    stream_into(sc.rng, seed, game_index)
+    """One game, SKRZATY-22..46, into seat_row(players, seat columns) and game_row(game columns). `obs` .. `sparams`
+    are the block's `Scratch` (kernel_layout), in its field order, passed one by one: as arguments (unlike members
+    of a tuple unpacked here) they cost the phases below no reference counting, which measured a third of a game.
+    `trace` has 0 rows unless a trace is wanted."""
+    stream_into(rng, seed, game_index)
     rounds = rp[R_ROUNDS]
     seat_row[:players, :] = 0
     game_row[:] = 0
-    obs = sc.obs
     _reset_obs(obs, rp, tokens, rp[R_GNOME_POOL])
     for s in range(players):
-        sc.hand_len[s] = 0
-        sc.ret_len[s] = 0
-        sc.fore[s] = 0
+        hand_len[s] = 0
+        ret_len[s] = 0
+        fore[s] = 0
         for col in range(N_COLOURS):
-            sc.guild[s, col] = 0
+            guild[s, col] = 0
 
-    end_colour = setup_reward_row(sc, rp, rcards, trace, trace_len)
-    ok, head, tail = setup_hands(sc, rp, players, seat_row, game_row, users, trace, trace_len)
+    end_colour = setup_reward_row(obs, row, rng, rp, rcards, trace, trace_len)
+    ok, head, tail = setup_hands(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, deck,
+                                 rp, players, trace, trace_len)
     if not ok:
         fail(seat_row, game_row, players)
         return
-    first = below(sc.rng, players) if rp[R_FIRST_PLAYER] < 0 else rp[R_FIRST_PLAYER]  # SKRZATY-28
+    first = below(rng, players) if rp[R_FIRST_PLAYER] < 0 else rp[R_FIRST_PLAYER]  # SKRZATY-28
     game_row[G_FIRST_PLAYER] = first
     obs[O_FIRST_PLAYER] = first
     if trace.shape[0] > 0:
@@ -465,20 +472,26 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
             obs[O_PLAYED_SEAT + i] = -1
             obs[O_PLAYED_CARD + i] = -1
         if not final:
-            best, rtype, head = start_round(sc, rp, players, r, first, head, tail, trace, trace_len)
-            if not play_turns(sc, players, seat_row, game_row, users, best, trace, trace_len):
+            best, rtype, head = start_round(obs, deck, turn_pos, cards, rp, players, r, first, head, tail, trace,
+                                             trace_len)
+            if not play_turns(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot,
+                              fore, guild, players, seat_row, game_row, best, trace, trace_len):
                 fail(seat_row, game_row, players)
                 return
-            rank_round(sc, players, seat_row, r, best, trace, trace_len)
+            rank_round(obs, cards, guild, turn_pos, ranking, rank_group, rank_value, players, seat_row, r, best, trace,
+                       trace_len)
         else:
-            final_ranking(sc, rp, players, seat_row, game_row, end_colour, trace, trace_len)
-        if not award_markers(sc, spaces, end_tile, players, seat_row, game_row, users, r, rtype, final, trace,
-                             trace_len):
+            final_ranking(obs, cards, hands, hand_len, ranking, rank_group, rank_value, rank_tie, hand_top, rp, players,
+                          seat_row, game_row, end_colour, trace, trace_len)
+        if not award_markers(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot,
+                             fore, guild, ranking, spaces, end_tile, players, seat_row, game_row, r, rtype, final,
+                             trace, trace_len):
             fail(seat_row, game_row, players)
             return
         if final:
             break
-        ok, tail = market_pick(sc, rp, players, seat_row, users, head, tail, trace, trace_len)
+        ok, tail = market_pick(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, deck,
+                               ranking, rp, players, head, tail, trace, trace_len)
         if not ok:
             fail(seat_row, game_row, players)
             return
@@ -486,4 +499,4 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
             first += 1
             if first == players:
                 first = 0
-    score(sc, rp, players, seat_row, game_row, end_colour, trace, trace_len)
+    score(obs, cards, filled_by_colour, score_key, rp, players, seat_row, game_row, end_colour, trace, trace_len)

@@ -2,8 +2,10 @@
 `random`), and the shared gain, token, placement and barter steps (docs/rules/skrzaty.md).
 
 Every step is inlined into play_game (`inline="always"`): a call that passes arrays costs atomic reference counts,
-a measurable share of a game. Steps take the block's `Scratch` (kernel_layout) and return False when a plug-in
-chose an illegal action.
+a measurable share of a game. The steps take the scratch arrays they touch one by one, not the `Scratch` tuple:
+passing a tuple copies it, and each copy counts a reference to each of its arrays. The arguments of a decision
+come first, in one order everywhere (obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len).
+Steps return False when a plug-in chose an illegal action.
 """
 from sim.jit import kernel_njit
 from sim.kernel_util import record
@@ -131,9 +133,8 @@ def set_loc(obs, c, loc, owner):
 
 
 @kernel_njit(inline="always")
-def ask(sc, kind, seat, users):
+def ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, kind, seat):
     """A shipped heuristic's or a plug-in's action for `seat` (the kernel plays `random` itself)."""
-    obs = sc.obs
     obs[O_KIND] = kind
     obs[O_SEAT] = seat
     tp = -1
@@ -142,12 +143,12 @@ def ask(sc, kind, seat, users):
             if obs[O_ORDER + i] == seat:
                 tp = i
     obs[O_TURN_POS] = tp
-    _load_private(obs, sc.hands, sc.hand_len, sc.returned, sc.ret_len, seat)
-    sid = sc.sids[seat]
+    _load_private(obs, hands, hand_len, returned, ret_len, seat)
+    sid = sids[seat]
     if sid > 0:
-        return choose_builtin(sid, obs, sc.sparams[seat], sc.rng)
-    sc.uobs[:] = obs  # a plug-in gets a copy: whatever it writes cannot touch the game
-    return users[seat](sc.uobs, sc.sparams[seat], sc.rng)
+        return choose_builtin(sid, obs, sparams[seat], rng)
+    uobs[:] = obs  # a plug-in gets a copy: whatever it writes cannot touch the game
+    return users[seat](uobs, sparams[seat], rng)
 
 
 @kernel_njit(inline="always")
@@ -195,20 +196,20 @@ def market_pos(obs, c):
 
 
 @kernel_njit(inline="always")
-def choose_position(sc, kind, seat, users, n):
+def choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, n_cards, kind, seat, n):
     """A D2 (PLAY: a hand card) or D6 (PICK: a Market card) choice as a position 0..n-1 in the hand or the Market:
     one option needs no draw, `random` draws it uniformly, anyone else names a card that must be there; -1 when
     it is not."""
     if n == 1:
         return 0
-    if sc.sids[seat] == RANDOM:
-        return below(sc.rng, n)
-    a = ask(sc, kind, seat, users)
-    if a < 0 or a >= sc.cards.shape[0]:
+    if sids[seat] == RANDOM:
+        return below(rng, n)
+    a = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, kind, seat)
+    if a < 0 or a >= n_cards:
         return -1
     if kind == PLAY:
-        return hand_pos(sc.hands, sc.hand_len, seat, a)
-    return market_pos(sc.obs, a)
+        return hand_pos(hands, hand_len, seat, a)
+    return market_pos(obs, a)
 
 
 # ---------------------------------------------------------------------------------------------------- gnomes
@@ -227,12 +228,12 @@ def gain_gnomes(obs, seat_row, game_row, seat, n):
 
 
 @kernel_njit(inline="always")
-def placement(sc, seat_row, users, seat, trace, trace_len):
+def placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot, fore, guild,
+              seat_row, seat, trace, trace_len):
     """SKRZATY-39 (D5): reserve gnomes go one at a time onto own cards with an empty space, until the reserve is
     empty or no space is; the rest wait."""
-    obs, cards, slot = sc.obs, sc.cards, sc.slot
     base = seat * MAX_CITY
-    sid = sc.sids[seat]
+    sid = sids[seat]
     ok = True
     while obs[O_RESERVE + seat] > 0 and obs[O_EMPTY + seat] > 0:
         n_city = obs[O_CITY_LEN + seat]
@@ -245,7 +246,7 @@ def placement(sc, seat_row, users, seat, trace, trace_len):
         if count == 1:
             i = last
         elif sid == RANDOM:  # rules §5 D5: uniform over own cards with an empty space, in city order
-            j = below(sc.rng, count)
+            j = below(rng, count)
             i = 0
             while True:
                 if obs[O_GNOMES + base + i] < cards[obs[O_CITY + base + i], C_SPACES]:
@@ -254,7 +255,7 @@ def placement(sc, seat_row, users, seat, trace, trace_len):
                     j -= 1
                 i += 1
         else:
-            a = ask(sc, PLACE, seat, users)
+            a = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, PLACE, seat)
             if a < 0 or a >= cards.shape[0] or obs[obs[O_CARDS_AT] + a * CARD_W + F_LOC] != LOC_CITY \
                     or obs[obs[O_CARDS_AT] + a * CARD_W + F_OWNER] != seat \
                     or obs[O_GNOMES + base + slot[a]] >= cards[a, C_SPACES]:
@@ -271,21 +272,21 @@ def placement(sc, seat_row, users, seat, trace, trace_len):
         if g == cards[c, C_SPACES]:  # filled: SKRZATY-42, an Ongoing effect works from now on
             e = cards[c, C_EFFECT]
             if e == E_FOREMAN:
-                sc.fore[seat] += cards[c, C_AMOUNT]
+                fore[seat] += cards[c, C_AMOUNT]
                 seat_row[seat, S_ONGOING_FOREMAN] += 1
             elif e == E_GUILD:
-                sc.guild[seat, cards[c, C_COLOUR]] += cards[c, C_AMOUNT]
+                guild[seat, cards[c, C_COLOUR]] += cards[c, C_AMOUNT]
                 seat_row[seat, S_ONGOING_GUILD] += 1
     return ok
 
 
 @kernel_njit(inline="always")
-def take_token(sc, seat_row, game_row, users, seat, trace, trace_len):
+def take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, seat_row, game_row, seat,
+               trace, trace_len):
     """SKRZATY-41 (D4): a face-up token kind (its gnomes now, its VP at the end), or 1 gnome if none is face up."""
-    obs = sc.obs
     ta = obs[O_TOKENS_AT]
     n_kinds = obs[O_N_KINDS]
-    sid = sc.sids[seat]
+    sid = sids[seat]
     count = 0
     last = -1
     for k in range(n_kinds):
@@ -302,7 +303,7 @@ def take_token(sc, seat_row, game_row, users, seat, trace, trace_len):
         if count == 1:
             k = last
         elif sid == RANDOM:  # rules §5 D4: uniform over the kinds face up, file order
-            j = below(sc.rng, count)
+            j = below(rng, count)
             k = 0
             while True:
                 if obs[ta + k * TOKEN_W + T_SUPPLY] > 0:
@@ -311,7 +312,7 @@ def take_token(sc, seat_row, game_row, users, seat, trace, trace_len):
                     j -= 1
                 k += 1
         else:
-            k = ask(sc, TOKEN, seat, users)
+            k = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, TOKEN, seat)
             if k < 0 or k >= n_kinds or obs[ta + k * TOKEN_W + T_SUPPLY] <= 0:
                 ok = False
         if ok:
@@ -355,10 +356,10 @@ def random_keep_mask(rng, deal, keep):
 
 
 @kernel_njit(inline="always")
-def barter(sc, seat_row, users, seat, trace, trace_len):
+def barter(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, seat_row, seat, trace,
+           trace_len):
     """SKRZATY-10 (D3): decline, or swap a hand card with a Market card (the hand card takes its position)."""
-    obs, cards, hands, hand_len = sc.obs, sc.cards, sc.hands, sc.hand_len
-    sid = sc.sids[seat]
+    sid = sids[seat]
     hl = hand_len[seat]
     m_len = obs[O_MARKET_LEN]
     n = 1 + hl * m_len
@@ -367,7 +368,7 @@ def barter(sc, seat_row, users, seat, trace, trace_len):
     if n == 1:
         pass
     elif sid == RANDOM:  # decline first, then (hand card, Market card), hand card outer
-        i = below(sc.rng, n)
+        i = below(rng, n)
         if i > 0:
             i -= 1
             h_pos = 0
@@ -376,7 +377,7 @@ def barter(sc, seat_row, users, seat, trace, trace_len):
                 h_pos += 1
             m_pos = i
     else:
-        a = ask(sc, BARTER, seat, users)
+        a = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, BARTER, seat)
         if a != 0:
             h = (a >> SWAP_SHIFT) - 1
             m = a & (SWAP_BASE - 1)
