@@ -1,121 +1,30 @@
-"""Skrzaty heuristic players (docs/rules/skrzaty.md §9) and the observation they decide from.
+"""Skrzaty heuristic players (docs/rules/skrzaty.md §9), deciding from the observation of `sim.games.skrzaty.obs`.
 
-This module is the plug-in contract for Skrzaty: a strategy is called as `choose(obs, params, rng) -> action` where
-- `obs` is the int32 observation laid out below: public state plus the deciding player's own hand and returned
-  cards, nothing hidden (SKRZATY-47); treat it as read-only;
-- `params` is the seat's float64 parameter row (`StrategyInfo.params` order; plug-ins get their own `PARAMS`);
-- `rng` is the game's stream (`sim.rng.below(rng, n)`), for strategies that randomise;
-- the returned int64 `action` answers the decision named by `obs[O_KIND]` (encoding below). The kernel checks a
-  plug-in's action and stops the game with error code 1 when it is illegal. A decision with exactly one legal
-  option is taken without asking anyone.
-
-Cards are named by their **card index** c = 0 .. n_cards−1: the row of the City-card table, which is in ascending
-`id` order (the printed id is `card(obs, c, F_ID)`). Colours are 0..4 (blue, red, green, yellow, purple), effects
-0..9 as in rules §1.1 (none, delivery, finder, barter, disguise, foreman, guild, quarter, crossroads, festival).
-Seats are 0..P−1; "−1" pads unused slots.
-
-Decision kinds (`obs[O_KIND]`) and actions:
-  KEEP   1  D1, setup: keep `hand_keep` of the dealt cards (in O_HAND, ascending). Action: bitmask over positions of
-            O_HAND (bit i = keep O_HAND[i]) with exactly `hand_keep` bits set.
-  PLAY   2  D2: play a hand card. Action: its card index.
-  BARTER 3  D3, after playing a `barter` card (it is already out of the hand): 0 = decline, or
-            barter_action(h, m) = (h + 1) * SWAP_BASE + m to swap hand card h for Market card m.
-  TOKEN  4  D4: take a Bonus token. Action: a token kind (0-based, file order) with supply > 0.
-  PLACE  5  D5: place one reserve gnome. Action: the card index of an own city card with an empty space.
-  PICK   6  D6, step 3: take a Market card. Action: its card index.
-
-Observation layout, int32[OBS_FIXED + n_cards*CARD_W + n_kinds*TOKEN_W + n_types*MAX_P*3]:
-  header: kind seat players round(0 = setup, 1..rounds, rounds+1 = end) rounds best_colour(−1 outside rounds)
-          end_colour round_type(−1 outside rounds) first_player(−1 at setup) turn_pos(own; −1 at setup) pool
-          deck_size n_cards n_kinds n_types cards_at tokens_at types_at
-  rules:  hand_keep deal market_extra festival_min gnome_pool market_ranked market_keep final_highest fixed_first
-  row_colour(MAX_ROW) row_type(MAX_ROW)   the Reward row R1..R(rounds+1); the last card gives the End colour
-  end_tile(MAX_P × 3)                     gnomes, vp, bonus of End-tile ranks 1..P
-  order(MAX_P)                            this round's turn order (seats)
-  markers(MAX_ROUNDS × MAX_P)             seat on rank k of round r at O_MARKERS + (r−1)*MAX_P + (k−1); −1 free
-  end_markers(MAX_P)                      seat on End-tile rank k; −1 free
-  market_len market(MAX_MARKET)           Market cards by position
-  played_len played_seat(MAX_P) played_card(MAX_P)   this round's plays, in play order
-  hand_sizes(MAX_P) reserve(MAX_P) vp_rewards(MAX_P) vp_end_tile(MAX_P) empty(MAX_P: empty spaces per city)
-  city_len(MAX_P) city(MAX_P × MAX_CITY) gnomes(MAX_P × MAX_CITY)   seat s's i-th card (play order) at
-                                          O_CITY + s*MAX_CITY + i, its gnomes at O_GNOMES + s*MAX_CITY + i
-  hand_len hand(MAX_HAND)                 own hand, ascending (KEEP: own dealt cards)   [private]
-  returned_len returned(MAX_HAND)         own cards returned at setup, ascending      [private]
-  cards (n_cards × CARD_W) at obs[O_CARDS_AT]: id colour value spaces vp effect amount loc owner, where loc is
-          what the table knows: LOC_UNSEEN (deck or a hand, unseen), LOC_MARKET, LOC_CITY (owner's city),
-          LOC_HAND (taken from the Market into owner's hand, publicly), LOC_DECK (went from the Market to the deck
-          bottom and not seen since); owner is a seat or −1
-  tokens (n_kinds × TOKEN_W) at obs[O_TOKENS_AT]: supply gnomes vp held(MAX_P)
-  types (n_types × MAX_P × 3) at obs[O_TYPES_AT]: gnomes, vp, bonus of rank k of Reward type t for this P
+Each shipped heuristic is an integer id (`StrategyInfo.sid` in `sim.games.skrzaty.rules`) dispatched by
+`choose_builtin(sid, obs, params, rng)`; the kernel plays `random` itself from the legal options. The observation
+layout, the decision kinds and the action encoding live in `sim.games.skrzaty.obs` (the plug-in contract); the
+effect codes in `sim.games.skrzaty.rules`. Nothing here imports the kernel.
 """
 from sim.jit import kernel_njit
+from sim.games.skrzaty.obs import (
+    CARD_W, F_AMOUNT, F_COLOUR, F_EFFECT, F_SPACES, F_VALUE, F_VP, KEEP, MAX_CITY, O_BEST_COLOUR, O_CARDS_AT,
+    O_CITY, O_CITY_LEN, O_EMPTY, O_END_COLOUR, O_GNOMES, O_HAND, O_HAND_KEEP, O_HAND_LEN, O_KIND, O_MARKET,
+    O_MARKET_LEN, O_N_KINDS, O_PLAYED_CARD, O_PLAYED_LEN, O_PLAYED_SEAT, O_PLAYERS, O_RESERVE, O_ROUND, O_ROUNDS,
+    O_ROW_COLOUR, O_SEAT, O_TOKENS_AT, PICK, PLACE, PLAY, T_GNOMES, T_SUPPLY, T_VP, TOKEN, TOKEN_W, barter_action,
+    card)
+from sim.games.skrzaty.rules import (E_DELIVERY, E_DISGUISE, E_FINDER, E_FOREMAN, E_GUILD, STRATEGIES,
+                                     WEIGHTED_DEFAULTS)
 
-MAX_P, MAX_ROUNDS, MAX_HAND, MAX_MARKET = 5, 30, 10, 8
-MAX_ROW, MAX_CITY = MAX_ROUNDS + 1, MAX_ROUNDS
-KEEP, PLAY, BARTER, TOKEN, PLACE, PICK = 1, 2, 3, 4, 5, 6
-SWAP_BASE = 1 << 16
-LOC_UNSEEN, LOC_MARKET, LOC_CITY, LOC_HAND, LOC_DECK = 0, 1, 2, 3, 4
-# Card-table fields; token-table fields.
-F_ID, F_COLOUR, F_VALUE, F_SPACES, F_VP, F_EFFECT, F_AMOUNT, F_LOC, F_OWNER = range(9)
-CARD_W = 9
-T_SUPPLY, T_GNOMES, T_VP, T_HELD = 0, 1, 2, 3
-TOKEN_W = T_HELD + MAX_P
-# Effects (rules §1.1).
-(E_NONE, E_DELIVERY, E_FINDER, E_BARTER, E_DISGUISE, E_FOREMAN, E_GUILD, E_QUARTER, E_CROSSROADS,
- E_FESTIVAL) = range(10)
-
-
-def _layout():
-    fields = [("KIND", 1), ("SEAT", 1), ("PLAYERS", 1), ("ROUND", 1), ("ROUNDS", 1), ("BEST_COLOUR", 1),
-              ("END_COLOUR", 1), ("ROUND_TYPE", 1), ("FIRST_PLAYER", 1), ("TURN_POS", 1), ("POOL", 1),
-              ("DECK_SIZE", 1), ("N_CARDS", 1), ("N_KINDS", 1), ("N_TYPES", 1), ("CARDS_AT", 1), ("TOKENS_AT", 1),
-              ("TYPES_AT", 1), ("HAND_KEEP", 1), ("DEAL", 1), ("MARKET_EXTRA", 1), ("FESTIVAL_MIN", 1),
-              ("GNOME_POOL", 1), ("MARKET_RANKED", 1), ("MARKET_KEEP", 1), ("FINAL_HIGHEST", 1), ("FIXED_FIRST", 1),
-              ("ROW_COLOUR", MAX_ROW), ("ROW_TYPE", MAX_ROW), ("END_TILE", MAX_P * 3), ("ORDER", MAX_P),
-              ("MARKERS", MAX_ROUNDS * MAX_P), ("END_MARKERS", MAX_P), ("MARKET_LEN", 1), ("MARKET", MAX_MARKET),
-              ("PLAYED_LEN", 1), ("PLAYED_SEAT", MAX_P), ("PLAYED_CARD", MAX_P), ("HAND_SIZES", MAX_P),
-              ("RESERVE", MAX_P), ("VP_REWARDS", MAX_P), ("VP_END_TILE", MAX_P), ("EMPTY", MAX_P),
-              ("CITY_LEN", MAX_P), ("CITY", MAX_P * MAX_CITY), ("GNOMES", MAX_P * MAX_CITY), ("HAND_LEN", 1),
-              ("HAND", MAX_HAND), ("RETURNED_LEN", 1), ("RETURNED", MAX_HAND)]
-    out, at = {}, 0
-    for name, size in fields:
-        out[name] = at
-        at += size
-    out["FIXED"] = at
-    return out
-
-
-_L = _layout()
-(O_KIND, O_SEAT, O_PLAYERS, O_ROUND, O_ROUNDS, O_BEST_COLOUR, O_END_COLOUR, O_ROUND_TYPE, O_FIRST_PLAYER, O_TURN_POS,
- O_POOL, O_DECK_SIZE, O_N_CARDS, O_N_KINDS, O_N_TYPES, O_CARDS_AT, O_TOKENS_AT, O_TYPES_AT, O_HAND_KEEP, O_DEAL,
- O_MARKET_EXTRA, O_FESTIVAL_MIN, O_GNOME_POOL, O_MARKET_RANKED, O_MARKET_KEEP, O_FINAL_HIGHEST, O_FIXED_FIRST,
- O_ROW_COLOUR, O_ROW_TYPE, O_END_TILE, O_ORDER, O_MARKERS, O_END_MARKERS, O_MARKET_LEN, O_MARKET, O_PLAYED_LEN,
- O_PLAYED_SEAT, O_PLAYED_CARD, O_HAND_SIZES, O_RESERVE, O_VP_REWARDS, O_VP_END_TILE, O_EMPTY, O_CITY_LEN, O_CITY,
- O_GNOMES, O_HAND_LEN, O_HAND, O_RETURNED_LEN, O_RETURNED, OBS_FIXED) = _L.values()
-
-
-def obs_size(n_cards, n_kinds, n_types):
-    return OBS_FIXED + n_cards * CARD_W + n_kinds * TOKEN_W + n_types * MAX_P * 3
-
-
-# Strategy ids (StrategyInfo.sid in sim/games/skrzaty/rules.py) and `weighted`'s parameter columns.
-RANDOM, BUILDER, ENDER, HIGH_ROLLER, WEIGHTED = 0, 1, 2, 3, 4
-W_BEST, W_VALUE, W_BEATS, W_SPACES, W_YIELD, W_HOLD, W_VP, W_FILL = range(8)
+# Strategy ids (StrategyInfo.sid) and `weighted`'s parameter columns (the order of WEIGHTED_DEFAULTS).
+_SID = {s.name: s.sid for s in STRATEGIES}
+RANDOM, BUILDER, ENDER, HIGH_ROLLER, WEIGHTED = (_SID[n] for n in ("random", "builder", "ender", "high-roller",
+                                                                  "weighted"))
+W_BEST, W_VALUE, W_BEATS, W_SPACES, W_YIELD, W_HOLD, W_VP, W_FILL = (
+    list(WEIGHTED_DEFAULTS).index(k) for k in ("w_best", "w_value", "w_beats", "w_spaces", "w_yield", "w_hold",
+                                               "w_vp", "w_fill"))
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-@kernel_njit(inline="always")
-def card(obs, c, f):
-    """Field f (F_*) of card index c."""
-    return obs[obs[O_CARDS_AT] + c * CARD_W + f]
-
-
-@kernel_njit(inline="always")
-def barter_action(h, m):
-    """D3 action: swap own hand card h for Market card m."""
-    return (h + 1) * SWAP_BASE + m
-
-
 @kernel_njit(inline="always")
 def gnome_yield(obs, c):
     """Y(c): `amount` for delivery, 1 for finder, 2 for foreman, else 0 (rules §9)."""

@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
-from sim.games.skrzaty import kernel
+from sim.games.skrzaty import kernel, kernel_steps
+from sim.games.skrzaty import obs as O
 from sim.games.skrzaty.kernel import kernel_data
 from sim.registry import get_game
-
-SPEC = get_game("skrzaty")
 from sim.games.skrzaty import reference as ref
 from sim.games.skrzaty import rules as R
 from sim.seats import load_plugin, parse_strategies
@@ -21,6 +20,7 @@ from sim.tracing import trace_game
 from strategies import skrzaty as S
 from tests.helpers import kernel_games, make_config, reference_mismatches
 
+SPEC = get_game("skrzaty")
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS4 = ("market-ranked", "market-keep", "final-highest", "fixed-first")
 # Every variant alone and combined, and non-default parameters, at every player count: 36 cases x 280 = 10,080
@@ -140,7 +140,7 @@ def test_trace_matches_the_reference_event_by_event():
 
 PLUGIN = '''
 from numba import njit
-from strategies.skrzaty import (BARTER, CARD_W, F_SPACES, KEEP, MAX_CITY, O_CARDS_AT, O_CITY, O_CITY_LEN, O_GNOMES,
+from sim.games.skrzaty.obs import (BARTER, CARD_W, F_SPACES, KEEP, MAX_CITY, O_CARDS_AT, O_CITY, O_CITY_LEN, O_GNOMES,
                                 O_HAND, O_HAND_KEEP, O_KIND, O_MARKET, O_N_KINDS, O_SEAT, O_TOKENS_AT, PLACE, PLAY,
                                 T_SUPPLY, TOKEN, TOKEN_W)
 
@@ -218,42 +218,42 @@ def test_observation_holds_no_hidden_information():
     returned cards changes nothing it writes (nor, hence, any shipped heuristic's decision). Every other part of
     the observation is written from public events (see play_game); the reference's observation has the same
     information model and is checked by shuffling hidden state in test_reference_properties."""
-    params = inspect.signature(kernel._load_private.py_func).parameters
+    params = inspect.signature(kernel_steps._load_private.py_func).parameters
     assert list(params) == ["obs", "hands", "hand_len", "returned", "ret_len", "seat"]
     arrays = kernel_data(R.DEFAULT_PARAMS, 4)
     rp, cards, rcards, spaces, end_tile, tokens = arrays
     rng = np.random.default_rng(1)
-    size = S.obs_size(cards.shape[0], tokens.shape[0], spaces.shape[0])
+    size = O.obs_size(cards.shape[0], tokens.shape[0], spaces.shape[0])
     for trial in range(40):
         obs_a = np.zeros(size, np.int32)
-        kernel.init_static_obs(obs_a, rp, cards, spaces, end_tile, tokens, 4)
-        kernel._reset_obs(obs_a, rp, tokens, 75)
-        obs_a[S.O_ROUND] = 3
-        obs_a[S.O_BEST_COLOUR] = trial % 5
-        obs_a[S.O_PLAYED_LEN] = 1
-        obs_a[S.O_PLAYED_SEAT] = 0
-        obs_a[S.O_PLAYED_CARD] = 60
-        obs_a[S.O_MARKET_LEN] = 5
-        obs_a[S.O_MARKET:S.O_MARKET + 5] = [50, 51, 52, 53, 54]
+        kernel_steps.init_static_obs(obs_a, rp, cards, spaces, end_tile, tokens, 4)
+        kernel_steps._reset_obs(obs_a, rp, tokens, 75)
+        obs_a[O.O_ROUND] = 3
+        obs_a[O.O_BEST_COLOUR] = trial % 5
+        obs_a[O.O_PLAYED_LEN] = 1
+        obs_a[O.O_PLAYED_SEAT] = 0
+        obs_a[O.O_PLAYED_CARD] = 60
+        obs_a[O.O_MARKET_LEN] = 5
+        obs_a[O.O_MARKET:O.O_MARKET + 5] = [50, 51, 52, 53, 54]
         obs_b = obs_a.copy()
         hands = np.sort(rng.choice(61, size=60, replace=False).reshape(5, 12), axis=1).astype(np.int64)
         hand_len = np.full(5, 4, np.int64)
         returned = rng.integers(0, 61, size=(5, 10)).astype(np.int64)
         ret_len = np.full(5, 2, np.int64)
         seat = 2
-        kernel._load_private(obs_a, hands, hand_len, returned, ret_len, seat)
+        kernel_steps._load_private(obs_a, hands, hand_len, returned, ret_len, seat)
         other_h, other_r = hands.copy(), returned.copy()
         for s in (0, 1, 3, 4):
             other_h[s] = rng.permutation(other_h[s])
             other_r[s] = rng.integers(0, 61, size=10)
         other_len = hand_len.copy()
         other_len[[0, 1, 3]] = 3
-        kernel._load_private(obs_b, other_h, other_len, other_r, ret_len, seat)
+        kernel_steps._load_private(obs_b, other_h, other_len, other_r, ret_len, seat)
         assert (obs_a == obs_b).all()
-        assert obs_a[S.O_HAND:S.O_HAND + 4].tolist() == hands[seat, :4].tolist()
-        for kind in (S.PLAY, S.PICK, S.BARTER, S.KEEP):
-            obs_a[S.O_KIND] = obs_b[S.O_KIND] = kind
-            obs_a[S.O_SEAT] = obs_b[S.O_SEAT] = seat
+        assert obs_a[O.O_HAND:O.O_HAND + 4].tolist() == hands[seat, :4].tolist()
+        for kind in (O.PLAY, O.PICK, O.BARTER, O.KEEP):
+            obs_a[O.O_KIND] = obs_b[O.O_KIND] = kind
+            obs_a[O.O_SEAT] = obs_b[O.O_SEAT] = seat
             for sid in (S.BUILDER, S.ENDER, S.HIGH_ROLLER, S.WEIGHTED):
                 p = np.array(list(R.WEIGHTED_DEFAULTS.values()), np.float64)
                 a = S.choose_builtin(sid, obs_a, p, np.zeros(1, np.uint64))
@@ -262,10 +262,10 @@ def test_observation_holds_no_hidden_information():
 
 
 def test_observation_layout_is_consistent():
-    names = [n for n in dir(S) if n.startswith("O_")]
-    offsets = sorted(getattr(S, n) for n in names)
-    assert len(set(offsets)) == len(offsets) and offsets[-1] < S.OBS_FIXED
-    assert S.O_RETURNED + S.MAX_HAND == S.OBS_FIXED
+    names = [n for n in dir(O) if n.startswith("O_")]
+    offsets = sorted(getattr(O, n) for n in names)
+    assert len(set(offsets)) == len(offsets) and offsets[-1] < O.OBS_FIXED
+    assert O.O_RETURNED + O.MAX_HAND == O.OBS_FIXED
     assert SPEC.all_seat_columns[:3] == SEAT_BASE and SPEC.all_game_columns[:1] == GAME_BASE
 
 

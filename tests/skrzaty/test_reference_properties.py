@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from sim.games.skrzaty import reference as ref
+from sim.games.skrzaty import reference_strategies as ref_strategies
 from sim.games.skrzaty import rules as R
 from sim.rng import PyStream
 from sim.spec import SpecError
@@ -96,7 +97,8 @@ class Checker:
         assert obs2 == obs
         name, sp = st.strategies[seat]
         r1, r2 = copy.deepcopy(st.rng), copy.deepcopy(st.rng)
-        assert ref.choose(name, sp, kind, obs, options, r1) == ref.choose(name, sp, kind, obs2, options, r2)
+        choose = ref_strategies.choose
+        assert choose(name, sp, kind, obs, options, r1) == choose(name, sp, kind, obs2, options, r2)
 
 
 def check_final_state(st, rec):

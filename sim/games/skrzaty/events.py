@@ -1,5 +1,5 @@
 """`sim trace` for Skrzaty: a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.skrzaty import kernel, rules
+from sim.games.skrzaty import kernel_layout as kernel, rules
 
 
 def _colour(code):

@@ -35,7 +35,6 @@ N_COLOURS = 5
 EFFECTS = ("none", "delivery", "finder", "barter", "disguise", "foreman", "guild", "quarter", "crossroads", "festival")
 (E_NONE, E_DELIVERY, E_FINDER, E_BARTER, E_DISGUISE, E_FOREMAN, E_GUILD, E_QUARTER, E_CROSSROADS,
  E_FESTIVAL) = range(10)
-N_EFFECTS = 10
 INSTANT_EFFECTS = (E_DELIVERY, E_FINDER, E_BARTER, E_DISGUISE)  # SKRZATY-8..11
 ONGOING_EFFECTS = (E_FOREMAN, E_GUILD)  # SKRZATY-12, 13
 END_EFFECTS = (E_QUARTER, E_CROSSROADS, E_FESTIVAL)  # SKRZATY-14..16
@@ -47,10 +46,6 @@ def is_instant(effect):
 
 def is_ongoing(effect):
     return effect == E_FOREMAN or effect == E_GUILD
-
-
-def is_end(effect):
-    return E_QUARTER <= effect <= E_FESTIVAL
 
 
 # ---------------------------------------------------------------------------------------------------- parameters
