@@ -11,9 +11,9 @@ import itertools
 import os
 
 from sim.registry import get_game
+from tests.helpers import make_config, reference_mismatches
 
 SPEC = get_game("kruki")
-from tests.helpers import make_config, reference_mismatches
 
 FULL = os.environ.get("SIM_FULL_DIFF") == "1"
 VARIANTS = ("tile-draft", "random-junk", "lots-of-crows", "score-cap")

@@ -5,15 +5,16 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
-from sim.games.kruki import kernel
+from sim.games.kruki import kernel, kernel_state
+from sim.games.kruki import obs as O
 from sim.registry import get_game
-
-SPEC = get_game("kruki")
 from sim.seats import load_plugin
 from sim.tracing import trace_game
-from strategies import kruki as K
+from strategies.kruki import choose_builtin
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
+
+SPEC = get_game("kruki")
 
 
 # ---- kernel = reference, random play: 48 configurations x 200 games + 4 parameter sets x 100 = 10,000 games -------
@@ -105,18 +106,16 @@ def test_plugin_plays_and_illegal_action_stops_the_game(tmp_path):
 def _state_at(config, game_index, stop_at):
     rp, stack0, tokens0 = SPEC.kernel_data(config.params, config.players)
     sids, sparams, users = config.kernel_inputs()[1]
-    scratch = kernel.make_scratch(rp, stack0.shape[0], tokens0.shape[0], config.players)
+    scratch = kernel_state.make_scratch(rp, stack0.shape[0], tokens0.shape[0], config.players)
     stopped = kernel.play_until(rp, stack0, tokens0, config.players, sids, sparams, users, config.seed, game_index,
                                 stop_at, scratch)
     return stopped, scratch, sparams
 
 
-def _refill(scratch, players):
-    (B, nadj, tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work, fwork,
-     rng) = scratch
-    o = obs
-    kernel.fill_obs(obs, g, ss, hands, tiles, front, pool, unseen, players, int(o[K.O_SEAT]), int(o[K.O_DECISION]),
-                    int(o[K.O_N_OPTIONS]), *(int(o[i]) for i in range(K.O_CTX_TILE, K.O_CTX_CHOOSER + 1)))
+def _refill(s, players):
+    o = s.obs
+    kernel_state.fill_obs(s, players, int(o[O.O_SEAT]), int(o[O.O_DECISION]), int(o[O.O_N_OPTIONS]),
+                          *(int(o[i]) for i in range(O.O_CTX_TILE, O.O_CTX_CHOOSER + 1)))
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "blocker", "weighted"])
@@ -127,27 +126,27 @@ def test_hidden_information_does_not_reach_the_observation(strategy):
     rng = np.random.default_rng(0)
     checked = 0
     for stop_at in (3, 17, 40, 61, 90):
-        stopped, scratch, sparams = _state_at(config, 1, stop_at)
+        stopped, s, sparams = _state_at(config, 1, stop_at)
         if not stopped:
             continue
-        (B, nadj, tiles, front, stk, tok, hands, g, ss, pool, unseen, tcells, moves, mlist, slog, optbuf, obs, work,
-         fwork, krng) = scratch
-        seat = int(obs[K.O_SEAT])
+        obs, g = s.obs, s.g
+        seat = int(obs[O.O_SEAT])
         before = obs.copy()
-        state = krng.copy()
-        choice = K.choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, work, fwork)
+        state = s.rng.copy()
+        choice = choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, s.work, s.fwork)
         assert np.array_equal(obs, before)  # a shipped strategy leaves the observation as it found it
-        pos, end, n_removed = int(g[kernel.GS_POS]), int(g[kernel.GS_END]), int(g[kernel.GS_N_REMOVED])
-        rng.shuffle(stk[pos:end])
-        rng.shuffle(stk[:n_removed])
-        rng.shuffle(tok[int(g[kernel.GS_TPOS]):int(g[kernel.GS_TEND])])
+        KS = kernel_state
+        pos, end, n_removed = int(g[KS.GS_POS]), int(g[KS.GS_END]), int(g[KS.GS_N_REMOVED])
+        rng.shuffle(s.stack[pos:end])
+        rng.shuffle(s.stack[:n_removed])
+        rng.shuffle(s.tokens[int(g[KS.GS_TPOS]):int(g[KS.GS_TEND])])
         for p in range(config.players):
             if p != seat:
-                total = int(hands[p].sum())
-                hands[p] = np.bincount(rng.integers(0, 5, total), minlength=5)
-        _refill(scratch, config.players)
+                total = int(s.hands[p].sum())
+                s.hands[p] = np.bincount(rng.integers(0, 5, total), minlength=5)
+        _refill(s, config.players)
         assert np.array_equal(obs, before)
-        state = krng.copy()
-        assert K.choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, work, fwork) == choice
+        state = s.rng.copy()
+        assert choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, s.work, s.fwork) == choice
         checked += 1
     assert checked >= 3

@@ -1,5 +1,5 @@
 """`sim trace` for Crows: a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.kruki import kernel, rules
+from sim.games.kruki import kernel_state, rules
 
 
 _DECISIONS = ("source", "junk mode", "replaced tile", "cell", "shiny", "token", "token target", "source pair",
@@ -19,7 +19,7 @@ def token_name(k):
 
 def describe_event(ev, players):
     kind, a, b, c, d, e, f, g = (int(x) for x in ev)
-    k = kernel
+    k = kernel_state
     if kind == k.EV_START_TILE:
         return {"kind": "start_tile", "x": a, "y": b, "tile": kind_name(c), "crows": d,
                 "text": f"Start tile {kind_name(c)} at ({a},{b}) with {d} crows"}

@@ -1,7 +1,8 @@
 """Crows (`kruki`): rule parameters, variants, strategies, output columns and default data.
 
 Everything here is plain data built from the rule parameters (docs/rules/kruki.md §7); the rules themselves live
-in `reference.py` (and later `kernel.py`). Integer codes below are shared by the reference and the kernel.
+in `reference/` (pure Python) and `kernel.py` with `model.py` (njit). The tile and token kinds below are the one home
+of those codes; the observation layout and the decision codes are in `obs.py`.
 """
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ GAP = -1
 EMPTY, TREE1, TREE2, TREE3, JUNK, TRINKETS, GRAVEYARD = range(7)
 N_KINDS = 7
 KIND_NAMES = ("EMPTY", "TREE1", "TREE2", "TREE3", "JUNK", "TRINKETS", "GRAVEYARD")
-KIND_LETTERS = "E123JKG"
 TILE_PARAMS = ("tiles_empty", "tiles_tree1", "tiles_tree2", "tiles_tree3", "tiles_junk", "tiles_trinkets",
                "tiles_graveyard")
 

@@ -1,0 +1,340 @@
+"""Crows (`kruki`) heuristics: the (cell, shiny) options of the tile and shiny steps (KRUKI-39..41 steps 1, 2; the
+reference's `placements`, `value` and `pick`), valued incrementally: one arrival map of the board as it stands, and
+per candidate cell only the change its tile makes.
+"""
+from sim.jit import kernel_njit
+from sim.rng import below
+from sim.games.kruki.model import add_contrib, extend_contrib, gain_all, gain_all_cached, others_cached
+from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_RULES, O_SEAT, O_SUPPLY, O_TOKEN_STACK,
+                                 R_SCORE_CAP)
+from sim.games.kruki.rules import GAP, JUNK
+from strategies.kruki_common import (P_SLACK, P_W_SLACK, final_value, legal_shinies, planes, stage1_value,
+                                     tiles_in_game, work_at)
+
+
+@kernel_njit(_nrt=False)
+def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn):
+    """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
+    arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
+    itself change, and when no shiny lies beyond c their ray merely grows, so only the grown part is added. The
+    written cells go to the touched list; `_undo_cell` restores the planes."""
+    a = side * side
+    delta = work[a:2 * a]
+    mark = work[4 * a:5 * a]
+    tl = work[w_tl:]
+    tl[0] = 0
+    n_seen = 0
+    shiny_arm = 0  # bit i: a shiny ends arm i of c (the walk from c in direction i) before its gap
+    for i in range(4):  # each arm once: its crow groups before any shiny (groups behind a shiny never see c)
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        x = c + d
+        k = 1
+        junk_between = 0
+        while K[x] != GAP:
+            if Sh[x] >= 0:
+                shiny_arm |= 1 << i
+                break
+            if Cr[x] > 0 and Fr[x] == 0:
+                work[w_aff + 3 * n_seen] = x
+                work[w_aff + 3 * n_seen + 1] = k
+                work[w_aff + 3 * n_seen + 2] = i + junk_between
+                n_seen += 1
+            if K[x] == JUNK:
+                junk_between = 4
+            x += d
+            k += 1
+    n_full = 0
+    n_ext = 0
+    for j in range(n_seen):  # a group on arm i looks toward c in direction i + 2, past c along arm i + 2
+        x = work[w_aff + 3 * j]
+        code = work[w_aff + 3 * j + 2]
+        i = code & 3
+        if (shiny_arm >> ((i + 2) & 3)) & 1:  # a shiny beyond c: its plan changes, redo it in full
+            work[w_aff + 3 * n_full] = x  # n_full <= j: this entry has been read
+            n_full += 1
+            add_contrib(K, Sh, side, x, Cr[x], -1, delta, True, mark, tl)
+        elif code < 4:  # no shiny beyond and no Junk between: its ray toward c merely grows
+            work[w_ext + 3 * n_ext] = x
+            work[w_ext + 1 + 3 * n_ext] = work[w_aff + 3 * j + 1]
+            work[w_ext + 2 + 3 * n_ext] = i
+            n_ext += 1
+    K[c] = tile
+    Cr[c] = spawn
+    for i in range(n_full):
+        x = work[w_aff + 3 * i]
+        add_contrib(K, Sh, side, x, Cr[x], 1, delta, True, mark, tl)
+    for j in range(n_ext):
+        x = work[w_ext + 3 * j]
+        k = work[w_ext + 1 + 3 * j]
+        i = work[w_ext + 2 + 3 * j]
+        di = (i + 2) & 3  # the group's direction toward c
+        d = -side if di == 0 else (1 if di == 1 else (side if di == 2 else -1))
+        m_other, eqcnt, eqtr = others_cached(work, w_rays, -work[5 * a + x] - 1, di)
+        extend_contrib(K, delta, c, d, k, m_other, eqcnt, eqtr, Cr[x], 1, True, mark, tl)
+    if spawn > 0:
+        add_contrib(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
+
+
+@kernel_njit(_nrt=False)
+def _undo_cell(work, K, Cr, side, w_tl, c):
+    """Lift the hypothetical tile on c again and clear the delta and mark planes at the touched cells."""
+    a = side * side
+    for i in range(1, work[w_tl] + 1):
+        t = work[w_tl + i]
+        work[a + t] = 0
+        work[4 * a + t] = 0
+    work[w_tl] = 0
+    K[c] = GAP
+    Cr[c] = 0
+
+
+@kernel_njit(inline="always", _nrt=False)
+def _merge(v, p, count, max_v, best_v, best_p, ties):
+    """Fold `count` options of stage-1 value v and preference p into (max v, best (v, p), ties at the best)."""
+    if v > max_v:
+        max_v = v
+    if v > best_v or (v == best_v and p > best_p):
+        return max_v, v, p, count
+    if v == best_v and p == best_p:
+        return max_v, best_v, best_p, ties + count
+    return max_v, best_v, best_p, ties
+
+
+@kernel_njit(_nrt=False)
+def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext, w_tl, w_rays,
+            c, tile, spawn, own, nls, stage, floor, key_j, key_p, target):
+    """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
+    single option s = -1 if there is none), one by one.
+    stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective.
+    Returns (max v1, best J, best pref, ties at the best, s of the target-th option keyed (key_j, key_p) or -2)."""
+    a = side * side
+    gain0 = work[0:a]
+    delta = work[a:2 * a]
+    gainb = work[2 * a:3 * a]
+    me = obs[O_SEAT]
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    tokens_left = obs[O_TOKEN_STACK] > 0
+    ls = w_ls
+    ns = nls
+    if c >= 0:
+        _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+        if tile != JUNK and spawn == 0:  # the new tile is itself a legal shiny tile: merge it in raster order
+            ls = w_ls2
+            j = 0
+            for i in range(nls):
+                t = work[w_ls + i]
+                if j == i and t > c:
+                    work[w_ls2 + j] = c
+                    j += 1
+                work[w_ls2 + j] = t
+                j += 1
+            if j == nls:
+                work[w_ls2 + j] = c
+                j += 1
+            ns = j
+    max_v1 = -1e300
+    best_j = -1e300
+    best_p = -1
+    ties = 0
+    found = -2
+    n_opts = ns if ns > 0 else 1
+    for k in range(n_opts):
+        s = work[ls + k] if ns > 0 else -1
+        n = 0
+        ks = 0
+        ss = 0
+        if s >= 0:
+            n = (gain0[s] if s != c else 0) + delta[s] + Cr[s]  # gain0 is stale off the tiles of β0
+            ks = K[s]
+            ss = St[s]
+        v1, pref = stage1_value(mode, params, ks, ss, ng, cap, n, s, own, True, tokens_left)
+        if v1 > max_v1:
+            max_v1 = v1
+        if stage == 1:
+            j = v1
+        else:
+            if v1 < floor:
+                continue
+            if s >= 0:
+                Sh[s] = me
+            j = final_value(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, c, gainb, ng, cap)
+            if s >= 0:
+                Sh[s] = -1
+        if target >= 0:
+            if j == key_j and pref == key_p:
+                if ties == target:
+                    found = s
+                    break
+                ties += 1
+            continue
+        if j > best_j or (j == best_j and pref > best_p):
+            best_j = j
+            best_p = pref
+            ties = 1
+        elif j == best_j and pref == best_p:
+            ties += 1
+    if c >= 0:
+        _undo_cell(work, K, Cr, side, w_tl, c)
+    return max_v1, best_j, best_p, ties, found
+
+
+@kernel_njit(_nrt=False)
+def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap, tokens_left):
+    """Stage-1 values of the legal shinies on the board as it stands (n crows = gain0), sorted best first by (value,
+    preference) into groups of equal keys: gid plane = 1 + group; sizes, preferences and values per group. Returns
+    the group count. A cell then re-values only the shinies its tile touches (`_scan_sparse`)."""
+    a = side * side
+    gain0 = work[0:a]
+    gid = work[5 * a:6 * a]
+    w_size, w_touch, w_gp, w_by = w_grp, w_grp + n + 2, w_grp + 2 * (n + 2), w_grp + 3 * (n + 2)
+    f_val, f_gv = f_grp, f_grp + n + 2
+    for i in range(nls):  # insertion sort, best first; the preferences of the sorted shinies sit in w_touch
+        s = work[w_ls + i]
+        v, p = stage1_value(mode, params, K[s], St[s], ng, cap, gain0[s], s, own, True, tokens_left)
+        j = i
+        while j > 0 and (fwork[f_val + j - 1] < v or (fwork[f_val + j - 1] == v and work[w_touch + j - 1] < p)):
+            fwork[f_val + j] = fwork[f_val + j - 1]
+            work[w_touch + j] = work[w_touch + j - 1]
+            work[w_by + j] = work[w_by + j - 1]
+            j -= 1
+        fwork[f_val + j] = v
+        work[w_touch + j] = p
+        work[w_by + j] = s
+    g = -1
+    for k in range(nls):
+        v = fwork[f_val + k]
+        p = work[w_touch + k]
+        if g < 0 or v != fwork[f_gv + g] or p != work[w_gp + g]:
+            g += 1
+            fwork[f_gv + g] = v
+            work[w_gp + g] = p
+            work[w_size + g] = 0
+        work[w_size + g] += 1
+        gid[work[w_by + k]] = g + 1
+    for k in range(g + 1):
+        work[w_touch + k] = 0
+    return g + 1
+
+
+@kernel_njit(_nrt=False)
+def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c, legal_c, own, ng, cap,
+                 tokens_left):
+    """Stage 1 of every option (c, s) after `_apply_cell(c)` without visiting every shiny: the shinies the tile
+    touched are re-valued, the others keep their group from `_groups`, so the best untouched option is the first
+    group with an untouched member. Returns (max v1, best v1, best pref, ties at the best), as `_scan_c` stage 1."""
+    a = side * side
+    gain0 = work[0:a]
+    delta = work[a:2 * a]
+    gid = work[5 * a:6 * a]
+    w_size, w_touch, w_gp = w_grp, w_grp + n + 2, w_grp + 2 * (n + 2)
+    f_gv = f_grp + n + 2
+    max_v = -1e300
+    best_v = -1e300
+    best_p = -1
+    ties = 0
+    n_touched = work[w_tl]
+    for i in range(1, n_touched + 1):
+        t = work[w_tl + i]
+        g = gid[t] - 1
+        if g < 0:  # not a legal shiny (a crow tile, a shiny, Junk, or c itself)
+            continue
+        work[w_touch + g] += 1
+        v, p = stage1_value(mode, params, K[t], St[t], ng, cap, gain0[t] + delta[t], t, own, True, tokens_left)
+        max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    if legal_c:  # the new tile is itself a legal shiny tile
+        v, p = stage1_value(mode, params, K[c], St[c], ng, cap, delta[c], c, own, True, tokens_left)
+        max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    for g in range(n_groups):
+        left = work[w_size + g] - work[w_touch + g]
+        if left > 0:
+            max_v, best_v, best_p, ties = _merge(fwork[f_gv + g], work[w_gp + g], left, max_v, best_v, best_p, ties)
+            break
+    for i in range(1, n_touched + 1):
+        g = gid[work[w_tl + i]] - 1
+        if g >= 0:
+            work[w_touch + g] = 0
+    if n_groups == 0 and not legal_c:  # no legal shiny tile: the single option without a shiny
+        v, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, own, True, tokens_left)
+        max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    return max_v, best_v, best_p, ties
+
+
+@kernel_njit(_nrt=False)
+def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick):
+    """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
+    Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw)."""
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, wl,
+     fl) = work_at(obs)
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
+    sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    tokens_left = obs[O_TOKEN_STACK] > 0
+    n = tiles_in_game(obs)
+    nc = n_cells if n_cells >= 0 else 1
+    max_v1 = -1e300
+    if n_cells >= 0:
+        gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
+        n_groups = _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap,
+                           tokens_left)
+        legal_c = tile != JUNK and sp == 0
+        for ci in range(nc):
+            c = obs[cells_at + ci]
+            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
+            mv, bj, bp, t = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c,
+                                         legal_c, own, ng, cap, tokens_left)
+            _undo_cell(work, K, Cr, side, w_tl, c)
+            if mv > max_v1:
+                max_v1 = mv
+            fwork[ci] = bj
+            work[w_pref + ci] = bp
+            work[w_cnt + ci] = t
+    else:
+        gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
+        mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
+                                   w_ls2, w_ext, w_tl, w_rays, -1, tile, sp, own, nls, 1, 0.0, 0.0, 0, -1)
+        max_v1 = mv
+        fwork[0] = bj
+        work[w_pref] = bp
+        work[w_cnt] = t
+    stage = 1
+    floor = 0.0
+    if mode != GREEDY:
+        stage = 2
+        floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
+        for ci in range(nc):
+            c = obs[cells_at + ci] if n_cells >= 0 else -1
+            mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff,
+                                       w_ls, w_ls2, w_ext, w_tl, w_rays, c, tile, sp, own, nls, 2, floor, 0.0, 0, -1)
+            fwork[ci] = bj
+            work[w_pref + ci] = bp
+            work[w_cnt + ci] = t
+    best_j = -1e300
+    best_p = -1
+    total = 0
+    for ci in range(nc):
+        j = fwork[ci]
+        p = work[w_pref + ci]
+        if j > best_j or (j == best_j and p > best_p):
+            best_j, best_p, total = j, p, work[w_cnt + ci]
+        elif j == best_j and p == best_p:
+            total += work[w_cnt + ci]
+    chosen_ci = 0
+    chosen_s = -1
+    if pick:
+        i = below(rng, total) if total > 1 else 0
+        for ci in range(nc):
+            if fwork[ci] == best_j and work[w_pref + ci] == best_p:
+                if i < work[w_cnt + ci]:
+                    c = obs[cells_at + ci] if n_cells >= 0 else -1
+                    chosen_ci = ci
+                    chosen_s = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
+                                       w_ls2, w_ext, w_tl, w_rays, c, tile, sp, own, nls, stage, floor, best_j, best_p,
+                                       i)[4]
+                    break
+                i -= work[w_cnt + ci]
+    for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices)
+        work[5 * a + tiles[i]] = 0
+    return best_j, chosen_ci, chosen_s

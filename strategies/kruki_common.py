@@ -1,0 +1,164 @@
+"""Crows (`kruki`) heuristics, the parts every decision shares: the scratch layout, the board planes of the
+observation, and the values of a hypothetical position β (docs/rules/kruki.md §9 common definitions; the reference's
+`_Eval`): V_me (`stage1_value`), B(β) and Opp(β) (`final_value`).
+"""
+from sim.jit import kernel_njit
+from sim.games.kruki.model import arrivals_at, gain_all, score_points
+from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
+                                 O_N_TILES, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS, PL_FROZEN,
+                                 PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
+from sim.games.kruki.rules import EMPTY, JUNK, N_KINDS, STRATEGIES
+
+# Strategy parameter columns: the order of StrategyInfo.params in rules.STRATEGIES.
+_COL = {s.name: {p: i for i, p in enumerate(s.params)} for s in STRATEGIES}
+P_JUNK_MARGIN = _COL["greedy"]["junk_margin"]
+P_LAMBDA, P_SLACK, P_B_JUNK_MARGIN = (_COL["blocker"][p] for p in ("lambda", "slack", "junk_margin"))
+P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "w2", "w3", "w4", "w5", "slack"))
+
+
+# Scratch: `work` int32 (work_len) = six side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
+# delta (their change after a hypothetical tile) | gainB (B(β) inside Opp) | flag (TWO_CROWS shortcut) | mark (cells
+# in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a crow group, else 0) —
+# then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
+# log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
+# preference, and the sorted shinies, then the ray cache (8 per crow group);
+# `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
+# per-group stage-1 values.
+@kernel_njit(_nrt=False)
+def work_layout(side, n, crows):
+    """Offsets into work and fwork for n tiles in the game (see above); the last two are their lengths."""
+    a = side * side
+    mc = 4 * n + 10
+    w_cnt = 6 * a
+    w_pref = w_cnt + mc
+    w_aff = w_pref + mc
+    w_ls = w_aff + mc
+    w_ls2 = w_ls + n + 2
+    w_log = w_ls2 + n + 2
+    w_save = w_log + crows + 16
+    w_ext = w_save + 3 * (n + 2)
+    w_tl = w_ext + 3 * (n + 2)
+    w_grp = w_tl + n + 4  # group sizes | touched members | preferences | shinies by value, n + 2 each
+    w_rays = w_grp + 4 * (n + 2)
+    f_kind = mc
+    f_grp = f_kind + 8  # per-shiny values | per-group values, n + 2 each
+    return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
+            w_rays + 8 * (n + 2), f_grp + 2 * (n + 2))
+
+
+@kernel_njit(_nrt=False)
+def tiles_in_game(obs):
+    """Tiles in the game (the rule vector's tile counts)."""
+    n = 0
+    for k in range(N_KINDS):
+        n += obs[O_RULES + R_TILES_EMPTY + k]
+    return n
+
+
+@kernel_njit(_nrt=False)
+def work_at(obs):
+    return work_layout(obs[O_SIDE], tiles_in_game(obs), obs[O_RULES + R_CROWS])
+
+
+@kernel_njit(_nrt=False)
+def work_len(n_total, side, crows):
+    return work_layout(side, n_total, crows)[-2]
+
+
+@kernel_njit(_nrt=False)
+def fwork_len(n_total, side, crows):
+    return work_layout(side, n_total, crows)[-1]
+
+
+@kernel_njit(_nrt=False)
+def planes(obs):
+    """(side, the five board planes K, Cr, Sh, St, Fr as views into the observation, the tile list, its length)."""
+    side = obs[O_SIDE]
+    a = side * side
+    k0 = obs[O_AT_KIND]
+    t0 = obs[O_AT_TILES]
+    return (side, obs[k0 + PL_KIND * a:k0 + (PL_KIND + 1) * a], obs[k0 + PL_CROWS * a:k0 + (PL_CROWS + 1) * a],
+            obs[k0 + PL_SHINY * a:k0 + (PL_SHINY + 1) * a], obs[k0 + PL_STONES * a:k0 + (PL_STONES + 1) * a],
+            obs[k0 + PL_FROZEN * a:k0 + (PL_FROZEN + 1) * a], obs[t0:t0 + obs[O_N_TILES]], obs[O_N_TILES])
+
+
+@kernel_njit(_nrt=False)
+def legal_shinies(K, Cr, Sh, tiles, n_tiles, out):
+    """KRUKI-19 legal shiny tiles, raster order, into out; returns the count."""
+    n = 0
+    for i in range(n_tiles):
+        t = tiles[i]
+        if K[t] != JUNK and Cr[t] == 0 and Sh[t] < 0:
+            out[n] = t
+            n += 1
+    return n
+
+
+@kernel_njit(_nrt=False)
+def _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
+    """B(β): the best points of a new shiny over the legal shiny tiles of β (tiles + extra), 0 if none."""
+    gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain)
+    best = 0
+    for i in range(n_tiles + (1 if extra >= 0 else 0)):
+        t = tiles[i] if i < n_tiles else extra
+        if K[t] != JUNK and Cr[t] == 0 and Sh[t] < 0:
+            p = score_points(K[t], St[t], ng, cap, gain[t])
+            if p > best:
+                best = p
+    return best
+
+
+@kernel_njit(_nrt=False)
+def _opp(obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
+    """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny), B(β) (q has not moved yet) or 0."""
+    me = obs[O_SEAT]
+    players = obs[O_PLAYERS]
+    total = 0
+    bval = -1
+    for q in range(players):
+        if q == me:
+            continue
+        s = obs[O_SHINY_OF + q]
+        if s >= 0:
+            total += score_points(K[s], St[s], ng, cap, arrivals_at(K, Cr, Sh, Fr, side, s))
+        elif obs[O_MOVED + q] == 0:
+            if bval < 0:
+                bval = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap)
+            total += bval
+    return total / (players - 1)
+
+
+@kernel_njit(inline="always", _nrt=False)
+def stage1_value(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, tokens_left):
+    """(v1, pref) of an option whose own shiny (on s, none when s < 0) receives n crows: greedy/blocker V_me and the
+    EMPTY preference; weighted w1 f1 + w2 f2 + w3 f3 + w5 f5 (this order, as the reference)."""
+    pts = 0
+    if s >= 0:
+        pts = score_points(kind_s, stones_s, ng, cap, n)
+    else:
+        n = 0
+    pref = 1 if (s >= 0 and f3_ok and kind_s == EMPTY and tokens_left) else 0
+    if mode == WEIGHTED:
+        v = params[P_W1] * n + params[P_W2] * (pts - n) + params[P_W3] * pref + params[P_W5] * own
+        return v, 0
+    return float(pts), pref
+
+
+@kernel_njit(_nrt=False)
+def final_value(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
+    """J: greedy v1; blocker v1 - lambda * Opp; weighted v1 + w4 * Opp."""
+    if mode == GREEDY:
+        return v1
+    o = _opp(obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap)
+    if mode == BLOCKER:
+        return v1 - params[P_LAMBDA] * o
+    return v1 + params[P_W4] * o
+
+
+@kernel_njit(_nrt=False)
+def index_of(obs, value):
+    at = obs[O_AT_OPT_A]
+    for i in range(obs[O_N_OPTIONS]):
+        if obs[at + i] == value:
+            return i
+    return 0

@@ -1,0 +1,207 @@
+"""Crows (`kruki`) heuristics: the token step and its target, pair and destination decisions (KRUKI-39 step 3,
+KRUKI-40/41; the reference's token candidates, valued as J of the board after the token).
+"""
+from sim.jit import kernel_njit
+from sim.rng import below
+from sim.games.kruki.model import arrivals_at, div_small, flight_plan, score_points
+from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, O_AT_OPT_B, O_CTX_PAIR_A,
+                                 O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_NO_GRAVEYARDS, O_RULES, O_SEAT,
+                                 O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
+from sim.games.kruki.rules import GAP, GRAVESTONES, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
+from strategies.kruki_common import final_value, index_of, planes, stage1_value
+
+
+# ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
+@kernel_njit(_nrt=False)
+def _token_value(obs, params, mode, work, kind, ta, tb, td):
+    """J of β = the board after the token (kind < 0: pass); the own shiny is already placed (or absent)."""
+    a = obs[O_SIDE] * obs[O_SIDE]
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    me = obs[O_SEAT]
+    my = obs[O_SHINY_OF + me]
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    if kind == NO_GRAVEYARDS:
+        ng = 1
+    elif kind == GRAVESTONES:
+        St[ta] += 1
+    elif kind == NO_FLOCKING:
+        Fr[ta] += 1
+    elif kind == TWO_CROWS:
+        Cr[ta] -= 1
+        Cr[tb] -= 1
+        Cr[td] += 2
+    if my >= 0:
+        n = arrivals_at(K, Cr, Sh, Fr, side, my)
+        v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, n, my, 0, False, False)
+    else:
+        v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
+    j = final_value(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, work[2 * a:3 * a], ng, cap)
+    if kind == GRAVESTONES:
+        St[ta] -= 1
+    elif kind == NO_FLOCKING:
+        Fr[ta] -= 1
+    elif kind == TWO_CROWS:
+        Cr[ta] += 1
+        Cr[tb] += 1
+        Cr[td] -= 2
+    return j
+
+
+@kernel_njit(_nrt=False)
+def _flags(obs, work, my, set_them):
+    """Greedy's TWO_CROWS shortcut: flag[x] = m for every tile x on the own shiny's rows/columns whose group sends
+    n // m crows to it (KRUKI-26 plans do not depend on n); set_them = False clears them again."""
+    a = obs[O_SIDE] * obs[O_SIDE]
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    flag = work[3 * a:4 * a]
+    for i in range(4):
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        x = my + d
+        while K[x] != GAP:
+            flag[x] = 0
+            if set_them and Fr[x] == 0 and Sh[x] < 0:
+                m, d0, d1, d2, d3 = flight_plan(K, Sh, side, x)
+                if m > 0 and (d0 == my or d1 == my or d2 == my or d3 == my):
+                    flag[x] = m
+            x += d
+
+
+@kernel_njit(inline="always", _nrt=False)
+def _moved_share(flag, Cr, x, change):
+    m = flag[x]
+    if m == 0:
+        return 0
+    return div_small(Cr[x] + change, m) - div_small(Cr[x], m)
+
+
+@kernel_njit(_nrt=False)
+def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
+    """Enumerate the token candidates (kind, then target order, as the reference) allowed by the bit mask `allow`
+    (TWO_CROWS restricted to the pair (pair_a, pair_b) when pair_a >= 0). Returns (best value, ties at it, kind, a,
+    b, d of the target-th candidate valued `key` when target >= 0)."""
+    a = obs[O_SIDE] * obs[O_SIDE]
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    me = obs[O_SEAT]
+    my = obs[O_SHINY_OF + me]
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    best = -1e300
+    ties = 0
+    for kind in range(4):
+        if (allow >> kind) & 1 == 0:
+            continue
+        if (kind == NO_GRAVEYARDS or kind == NO_FLOCKING) and mode == GREEDY:
+            continue
+        if (kind == GRAVESTONES or kind == TWO_CROWS) and my < 0:
+            continue
+        if kind == TWO_CROWS:
+            fast = mode == GREEDY
+            base = 0
+            if fast:
+                _flags(obs, work, my, True)
+                base = arrivals_at(K, Cr, Sh, Fr, side, my)
+            flag = work[3 * a:4 * a]
+            n_free = 0
+            for i in range(n_tiles):
+                if Sh[tiles[i]] < 0:
+                    n_free += 1
+            for i in range(n_tiles):
+                ta = tiles[i]
+                if Cr[ta] <= 0:
+                    continue
+                for j in range(i, n_tiles):
+                    tb = tiles[j]
+                    if Cr[tb] <= 0 or (ta == tb and Cr[ta] < 2):
+                        continue
+                    if pair_a >= 0 and (ta != pair_a or tb != pair_b):
+                        continue
+                    free = n_free - (1 if Sh[ta] < 0 else 0) - (1 if (tb != ta and Sh[tb] < 0) else 0)
+                    if free <= 0:
+                        continue
+                    for e in range(4):  # destinations next to the own shiny, raster order: N, W, E, S
+                        td = my - side if e == 0 else (my - 1 if e == 1 else (my + 1 if e == 2 else my + side))
+                        if K[td] == GAP or Sh[td] >= 0 or td == ta or td == tb:
+                            continue
+                        if fast:
+                            n = base + _moved_share(flag, Cr, td, 2)
+                            if ta == tb:
+                                n += _moved_share(flag, Cr, ta, -2)
+                            else:
+                                n += _moved_share(flag, Cr, ta, -1) + _moved_share(flag, Cr, tb, -1)
+                            v = float(score_points(K[my], St[my], ng, cap, n))
+                        else:
+                            v = _token_value(obs, params, mode, work, TWO_CROWS, ta, tb, td)
+                        if target >= 0:
+                            if v == key:
+                                if ties == target:
+                                    if fast:
+                                        _flags(obs, work, my, False)
+                                    return v, ties, TWO_CROWS, ta, tb, td
+                                ties += 1
+                        elif v > best:
+                            best, ties = v, 1
+                        elif v == best:
+                            ties += 1
+            if fast:
+                _flags(obs, work, my, False)
+            continue
+        n_t = 1 if kind != NO_FLOCKING else n_tiles
+        for i in range(n_t):
+            t = my if kind == GRAVESTONES else (tiles[i] if kind == NO_FLOCKING else -1)
+            if kind == NO_FLOCKING and Cr[t] <= 0:
+                continue
+            v = _token_value(obs, params, mode, work, kind, t, -1, -1)
+            if target >= 0:
+                if v == key:
+                    if ties == target:
+                        return v, ties, kind, t, -1, -1
+                    ties += 1
+            elif v > best:
+                best, ties = v, 1
+            elif v == best:
+                ties += 1
+    return best, ties, -1, -1, -1, -1
+
+
+@kernel_njit(_nrt=False)
+def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
+    """The reference's `pick` over the token candidates: (value, kind, a, b, d), kind -1 when there is none."""
+    best, ties, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
+    if ties == 0:
+        return 0.0, -1, -1, -1, -1
+    i = below(rng, ties) if ties > 1 else 0
+    v, t2, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)
+    return best, k, ta, tb, td
+
+
+@kernel_njit(_nrt=False)
+def token_decision(obs, params, mode, rng, work):
+    dec = obs[O_DECISION]
+    at_a = obs[O_AT_OPT_A]
+    if dec == D_TOKEN:
+        allow = 0
+        for i in range(obs[O_N_OPTIONS]):
+            if obs[at_a + i] >= 0:
+                allow |= 1 << obs[at_a + i]
+        best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, allow, -1, -1)
+        if k < 0:
+            return 0
+        gain = best - _token_value(obs, params, mode, work, -1, -1, -1, -1)
+        return index_of(obs, k) if gain > obs[O_RULES + R_TOKEN_KEEP] else 0
+    token = obs[O_CTX_TOKEN]
+    if dec == D_TARGET:
+        best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, 1 << token, -1, -1)
+        return index_of(obs, ta) if k >= 0 else 0
+    if dec == D_PAIR:
+        best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, 1 << token, -1, -1)
+        if k < 0:
+            return 0
+        at_b = obs[O_AT_OPT_B]
+        for i in range(obs[O_N_OPTIONS]):
+            if obs[at_a + i] == ta and obs[at_b + i] == tb:
+                return i
+        return 0
+    best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, 1 << token, obs[O_CTX_PAIR_A],
+                                      obs[O_CTX_PAIR_B])
+    return index_of(obs, td) if k >= 0 else 0
