@@ -14,7 +14,7 @@ from tests.helpers import printed, running, wait_until
 GOOD_PLUGIN = '''
 from numba import njit
 
-# Straw observation fields (strategies/straw.py): O_LEGAL = 61, O_LAMP_MIN = 11
+# Straw observation fields (sim/games/straw/obs.py): O_LEGAL = 61, O_LAMP_MIN = 11
 PARAMS = {"cautious": {"lamp_pick": 0.0}}
 
 @njit
