@@ -5,11 +5,12 @@ import pytest
 from sim.games.straw import kernel
 from sim.registry import get_game
 
-SPEC = get_game("straw")
 from sim.games.straw.obs import OBS_SIZE
 from sim.games.straw.rules import COPY, STRAW, build_deck, hand_value
 from sim.tracing import trace_game
 from tests.helpers import make_config, reference_mismatches
+
+SPEC = get_game("straw")
 
 # 10,400 random-strategy games over every player count and variant combination, plus non-default parameters.
 RANDOM_CASES = [

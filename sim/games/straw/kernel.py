@@ -19,7 +19,7 @@ from sim.games.straw.obs import (ACTION_BASE, K_ADD, K_LAMP, K_NONE, K_REV, K_SU
                                  O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE)
 from sim.games.straw.model import hand_value, is_carpet
 from sim.games.straw.rules import (CARPET_MAX_CODE, COPY, ERROR_ILLEGAL, GAME_COLUMNS, ITEM_MAX_CODE, LAMP,
-                                   MAX_HAND, N_CODES, NORMAL_BREAK, ONGOING, PARAMS, REVERSE, SEAT_COLUMNS, STALL,
+                                   MAX_HAND, N_CODES, NORMAL_BREAK, PARAMS, REVERSE, SEAT_COLUMNS, STALL,
                                    STRAW, STRAW_BREAK)
 from sim.spec import GAME_BASE, MAX_SEATS, SEAT_BASE
 from strategies.straw import RANDOM, choose_builtin, choose_random
