@@ -81,17 +81,24 @@ def ask(kind, p, h0, h1, rp, players, sids, sparams, users, w):
 
 
 @kernel_njit(inline="always")
+def _into_slot(p, s, c, players, w):
+    """Card c goes into p's slot s and the displaced card face up (SEN-12); returns the displaced card."""
+    old = w.dreams[p, s]
+    w.dreams[p, s] = c
+    push_faceup(w, players, old)
+    return old
+
+
+@kernel_njit(inline="always")
 def _take_faceup(p, s, players, game_row, w):
     """SEN-6 action A: the top face-up card goes into slot s, the displaced card face up; a special taken this way
     has no power (SEN-8). SEN-23.3: the card was public, everyone knows it."""
-    x, piles, dreams, obs2d = w.x, w.piles, w.dreams, w.obs2d
+    x, obs2d = w.x, w.obs2d
     n = x[X_FU_N] - 1
-    c = piles[FACEUP, n]
+    c = w.piles[FACEUP, n]
     x[X_FU_N] = n
     all_rows_add(obs2d, players, O_FACEUP + c, -1)
-    old = dreams[p, s]
-    dreams[p, s] = c
-    push_faceup(w, players, old)
+    old = _into_slot(p, s, c, players, w)
     k = know_index(p, s)
     for r in range(players):
         obs2d[r, k] = c
@@ -104,10 +111,8 @@ def _take_faceup(p, s, players, game_row, w):
 def _place_drawn(p, c, s, players, w):
     """SEN-7 B1: a drawn card goes into slot s; the displaced card goes face up (SEN-12). SEN-23.4: only p knows
     the new card."""
-    dreams, obs2d = w.dreams, w.obs2d
-    old = dreams[p, s]
-    dreams[p, s] = c
-    push_faceup(w, players, old)
+    obs2d = w.obs2d
+    old = _into_slot(p, s, c, players, w)
     k = know_index(p, s)
     for r in range(players):
         obs2d[r, k] = UNKNOWN
