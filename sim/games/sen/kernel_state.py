@@ -44,7 +44,7 @@ FACEDOWN, FACEUP = 0, 1  # the rows of `piles`
 # Scalar game state, int64 x(X_SIZE).
 (X_FD_N, X_FU_N, X_CALLER, X_ROUND_TURN, X_IN_FINAL, X_FINAL_LEFT, X_END, X_TURN_DRAWS, X_FIRST, X_ROUNDS_PLAYED,
  X_ERROR, X_CAPPED, X_TRACING) = range(13)
-X_SIZE = 13
+X_SIZE = X_TRACING + 1
 # How a round ended (X_END; 0 = still going).
 END_FINAL, END_CALL, END_DECK_OUT, END_CAP = 1, 2, 3, 4
 NONE = -1  # "no card" (a draw that found nothing), "no seat", "no held card"

@@ -16,7 +16,7 @@ from sim.games.sen.obs import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D
                                R_FACEUP_SPECIALS, R_FINAL_TURNS, R_MAX_TURNS, R_PEEK_SCOPE, R_TAKE2_MODE, SLOT_BASE,
                                SRC_DRAW, SRC_FACEUP)
 from sim.games.sen.rules import ERROR_ILLEGAL, PEEK, SWAP, TAKE2, UNKNOWN
-from strategies.sen import RANDOM, choose_builtin, random_action
+from strategies.sen import P_P_CALL, RANDOM, choose_builtin, random_action
 
 CALL = 1  # the D_CALL option that calls
 
@@ -50,7 +50,7 @@ def ask(kind, p, h0, h1, rp, players, sids, sparams, users, w):
     x = w.x
     sid = sids[p]
     if sid == RANDOM:
-        a = random_action(kind, p, players, rp[R_DREAM_SIZE], h0, rp[R_PEEK_SCOPE], sparams[p, 0], w.rng)
+        a = random_action(kind, p, players, rp[R_DREAM_SIZE], h0, rp[R_PEEK_SCOPE], sparams[p, P_P_CALL], w.rng)
     else:
         obs = w.obs2d[p]
         fu = x[X_FU_N]
