@@ -1,4 +1,4 @@
-"""Sen rules as njit code over flat integer arrays (docs/rules/sen.md); mirrors reference.py draw for draw.
+"""Sen rules as njit code over flat integer arrays (docs/rules/sen.md); mirrors the reference package draw for draw.
 
 One compiled kernel serves every variant: the rules arrive as the int64 parameter vector `rp` (layout `R_*` in
 sim/games/sen/obs.py, the order of `rules.PARAMS`), the canonical deck, the ravens table and the copies per code.
