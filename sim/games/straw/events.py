@@ -1,5 +1,5 @@
 """`sim trace` for Straw: a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.straw import kernel, rules
+from sim.games.straw import kernel_state as kernel, rules
 from sim.games.straw.obs import K_ADD, K_LAMP, K_NONE, K_REV, K_SUB
 
 

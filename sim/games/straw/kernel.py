@@ -5,63 +5,31 @@ order of `rules.PARAMS`) and the canonical deck. Strategies see only the observa
 play_game runs the reference's phases — deal_round, then turns (legal codes, a choice, play or pass) until the round
 ends, round_scores — each an inlined function, so the compiled game is one function as before.
 """
-from collections import namedtuple
-
 import numpy as np
 from numba import njit, prange, types
 
 from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
 from sim.rng import below, stream_into
+from sim.games.straw.kernel_state import (EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END, G_BC_COPY,
+                                          G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS, G_DECK_OUT,
+                                          G_ERROR, G_EXACT, G_FIRST_DEALER, G_FORCED, G_LAMP_CHOICES, G_LAMP_SUM,
+                                          G_LEAD_CHANGES, G_NORMAL, G_OVER_SUM, G_P_CARPET, G_P_COPY, G_P_LAMP,
+                                          G_P_REV, G_PASSES, G_ROUNDS, G_STALLS, G_STRAW, G_STRAW_CHANCES,
+                                          G_STRAW_DECLINED, G_TURNS, ILLEGAL, R_BREAK_AT, R_CLAMP, R_EVERTIDE,
+                                          R_HAND_SIZE, R_LAMP_MAX, R_LAMP_MIN, R_MAX_ROUNDS, R_ROUNDS, R_TARGET,
+                                          S_BEST, S_BREAKS, S_NEG, S_SCORE, S_STRAW_BREAKS, S_ZERO, Scratch, draw,
+                                          insert_sorted, next_seat, remove_card, unique_leader)
 from sim.games.straw.obs import (ACTION_BASE, K_ADD, K_LAMP, K_NONE, K_REV, K_SUB, O_BREAK_AT, O_CLAMP, O_DEALER,
                                  O_DIRECTION, O_HAND, O_HAND_LEN, O_HAND_SIZES, O_LAMP_MAX, O_LAMP_MIN, O_LEGAL,
                                  O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT,
                                  O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE)
 from sim.games.straw.model import hand_value, is_carpet
-from sim.games.straw.rules import (CARPET_MAX_CODE, COPY, ERROR_ILLEGAL, GAME_COLUMNS, ITEM_MAX_CODE, LAMP,
-                                   MAX_HAND, N_CODES, NORMAL_BREAK, PARAMS, REVERSE, SEAT_COLUMNS, STALL,
-                                   STRAW, STRAW_BREAK)
-from sim.spec import GAME_BASE, MAX_SEATS, SEAT_BASE
+from sim.games.straw.rules import (CARPET_MAX_CODE, COPY, ERROR_ILLEGAL, ITEM_MAX_CODE, LAMP, MAX_HAND, N_CODES,
+                                   NORMAL_BREAK, REVERSE, STALL, STRAW, STRAW_BREAK)
+from sim.spec import MAX_SEATS
 from strategies.straw import RANDOM, choose_builtin, choose_random
 from sim.games.straw import rules
-
-# Rule-parameter vector layout: the order of rules.PARAMS.
-(R_BREAK_AT, R_HAND_SIZE, R_ITEM_MIN, R_ITEM_MAX, R_ITEM_COPIES, R_CARPET_MIN, R_CARPET_MAX, R_CARPET_COPIES,
- R_REVERSE, R_COPY, R_LAMP, R_STRAW, R_LAMP_MIN, R_LAMP_MAX, R_CLAMP, R_ROUNDS, R_EVERTIDE, R_TARGET,
- R_MAX_ROUNDS) = range(len(PARAMS))
-assert [p.name for p in PARAMS][R_MAX_ROUNDS] == "max_rounds"
-
-_SEAT = {name: i for i, name in enumerate(SEAT_BASE + SEAT_COLUMNS)}
-_GAME = {name: i for i, name in enumerate(GAME_BASE + GAME_COLUMNS)}
-S_SCORE, S_BREAKS, S_STRAW_BREAKS, S_ZERO, S_NEG, S_BEST = (
-    _SEAT[k] for k in ("score", "breaks", "straw_breaks", "zero_rounds", "negative_rounds", "best_round"))
-(G_ERROR, G_FIRST_DEALER, G_ROUNDS, G_CAPPED, G_NORMAL, G_STRAW, G_STALLS, G_FORCED, G_BREAK_SUM, G_OVER_SUM,
- G_BC_ITEM, G_BC_LAMP, G_BC_COPY, G_TURNS, G_PASSES, G_EXACT, G_STRAW_CHANCES, G_STRAW_DECLINED, G_P_REV, G_P_COPY,
- G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT, G_LEAD_CHANGES) = (
-    _GAME[k] for k in GAME_BASE + GAME_COLUMNS)
-
-# Trace event kinds (docs/trace.md): each event is TRACE_WIDTH int32s, [kind, a, b, c, d, e, f, g].
-EV_ROUND = 1  # round, dealer, cards left in the pile
-EV_DEAL = 2  # seat, card
-EV_PLAY = 3  # seat, code, Lamp value, effect kind (K_*), effect value, T after, direction after
-EV_PASS = 4  # seat, T
-EV_ROUND_END = 5  # round, ending (rules.ONGOING ..), ender, T, seat, round score, total
-EV_DRAW = 6  # seat, card, cards left in the pile
-ILLEGAL = -1  # a round "ending" of _play_round: a plug-in chose an illegal action, the game stops
-
-# Per-thread working arrays of play_game, one set per block of games.
-Scratch = namedtuple("Scratch", (
-    "deck",  # int8(deck size): this round's pile; deck[pos:] is undrawn, shuffled lazily (STRAW-3)
-    "hands",  # int8(MAX_SEATS, MAX_HAND + 1): hands[s, :hand_len[s]], ascending
-    "hand_len",  # int64(MAX_SEATS)
-    "totals",  # int64(MAX_SEATS): cumulative scores (STRAW-19)
-    "legal",  # int64(N_CODES): legal[:n_legal] = the distinct legal codes of the seat to move, ascending
-    "obs",  # int32(OBS_SIZE): the observation (sim.games.straw.obs); public parts kept current
-    "rng",  # uint64(1): the game's random stream
-    "trace",  # int32(cap, TRACE_WIDTH): the event log; 0 rows unless a trace is wanted
-    "trace_len",  # int64(1): events recorded (counts past the cap)
-))
-
 
 @kernel_njit(inline="always")
 def _legal(code, T, break_at, stack_len):
@@ -94,61 +62,6 @@ def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pil
         obs[O_LEGAL + legal[i]] = 1
         obs[O_LEGAL_CODES + i] = legal[i]
     obs[O_N_LEGAL] = n_legal
-
-
-@kernel_njit(inline="always")
-def _draw(rng, deck, pos, n_deck):
-    """The top card of the pile deck[pos:n_deck], shuffled lazily: a uniform card of the rest is swapped to pos."""
-    j = pos + below(rng, n_deck - pos)
-    card = deck[j]
-    deck[j] = deck[pos]
-    deck[pos] = card
-    return card
-
-
-@kernel_njit(inline="always")
-def _next_seat(seat, direction, players):
-    """STRAW-16 without an integer division (a division per turn is a measurable share of a game)."""
-    seat += direction
-    if seat >= players:
-        return seat - players
-    if seat < 0:
-        return seat + players
-    return seat
-
-
-@kernel_njit(inline="always")
-def _insert_sorted(hands, hand_len, seat, code):
-    """Hands are kept ascending so the legal codes come out in the canonical order."""
-    i = hand_len[seat]
-    while i > 0 and hands[seat, i - 1] > code:
-        hands[seat, i] = hands[seat, i - 1]
-        i -= 1
-    hands[seat, i] = code
-    hand_len[seat] += 1
-
-
-@kernel_njit(inline="always")
-def _remove(hands, hand_len, seat, code):
-    n = hand_len[seat]
-    j = 0
-    while hands[seat, j] != code:
-        j += 1
-    for i in range(j, n - 1):
-        hands[seat, i] = hands[seat, i + 1]
-    hand_len[seat] = n - 1
-
-
-@kernel_njit()
-def _unique_leader(totals, players):
-    """The seat with the strictly highest total, or -1 on a tie."""
-    best, who = totals[0], 0
-    for s in range(1, players):
-        if totals[s] > best:
-            best, who = totals[s], s
-        elif totals[s] == best:
-            who = -1
-    return who
 
 
 @kernel_njit()
@@ -213,8 +126,8 @@ def _deal_round(rnd, dealer, hand_size, deck0, players, tracing, w):
     for _ in range(hand_size):
         s = dealer
         for i in range(players):
-            s = _next_seat(s, 1, players)
-            _insert_sorted(hands, hand_len, s, _draw(w.rng, deck, pos, n_deck))
+            s = next_seat(s, 1, players)
+            insert_sorted(hands, hand_len, s, draw(w.rng, deck, pos, n_deck))
             pos += 1
     for s in range(players):
         obs[O_HAND_SIZES + s] = hand_len[s]
@@ -319,7 +232,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
     stack_len = 0
     top_kind = K_NONE
     top_value = 0
-    seat = _next_seat(dealer, 1, players)  # STRAW-5
+    seat = next_seat(dealer, 1, players)  # STRAW-5
     passes_in_row = 0
     while True:
         n_legal = _legal_codes(hands, hand_len, legal, seat, T, break_at, stack_len)
@@ -330,7 +243,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
                 record(w.trace, w.trace_len, EV_PASS, seat, T, 0, 0, 0, 0, 0)
             if passes_in_row == players:
                 return STALL, -1, T, pos
-            seat = _next_seat(seat, direction, players)
+            seat = next_seat(seat, direction, players)
             continue
         passes_in_row = 0
         sid = sids[seat]
@@ -348,7 +261,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
             game_row[G_STRAW_CHANCES] += 1
             if code != STRAW:
                 game_row[G_STRAW_DECLINED] += 1
-        _remove(hands, hand_len, seat, code)
+        remove_card(hands, hand_len, seat, code)
         obs[O_HAND_SIZES + seat] -= 1
         obs[O_PLAYED + code] += 1
         game_row[G_TURNS] += 1
@@ -378,13 +291,13 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
         if T == break_at:
             game_row[G_EXACT] += 1
         if pos < n_deck:  # STRAW-6: draw if the pile holds a card
-            card = _draw(w.rng, deck, pos, n_deck)
-            _insert_sorted(hands, hand_len, seat, card)
+            card = draw(w.rng, deck, pos, n_deck)
+            insert_sorted(hands, hand_len, seat, card)
             obs[O_HAND_SIZES + seat] += 1
             pos += 1
             if tracing:
                 record(w.trace, w.trace_len, EV_DRAW, seat, card, n_deck - pos, 0, 0, 0, 0)
-        seat = _next_seat(seat, direction, players)  # STRAW-16
+        seat = next_seat(seat, direction, players)  # STRAW-16
 
 
 @kernel_njit(inline="always")
@@ -460,7 +373,7 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
         if ended == ILLEGAL:
             return
         _round_scores(rnd, ended, ender, T, pos, players, seat_row, game_row, tracing, w)
-        new_leader = _unique_leader(w.totals, players)
+        new_leader = unique_leader(w.totals, players)
         if new_leader >= 0:
             if leader >= 0 and new_leader != leader:
                 game_row[G_LEAD_CHANGES] += 1
