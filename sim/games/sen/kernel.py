@@ -33,7 +33,7 @@ from sim.spec import MAX_SEATS
 from sim.games.sen import rules
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _start_round(first, rp, deck0, players, w):
     """SEN-2..4: shuffle, deal round-robin from the first player, flip one card, initial peek."""
     x, dreams, piles = w.x, w.dreams, w.piles
@@ -46,7 +46,8 @@ def _start_round(first, rp, deck0, players, w):
     x[X_FINAL_LEFT] = 0
     x[X_END] = 0
     pile = piles[FACEDOWN]
-    pile[:n_deck] = deck0
+    for k in range(n_deck):  # a loop: a slice copy may allocate a temporary, which needs reference counting
+        pile[k] = deck0[k]
     shuffle(w.rng, pile, n_deck)  # SEN-3: the face-down pile, top = last
     n = n_deck
     for s in range(ds):
@@ -108,7 +109,7 @@ def _replace_specials(rp, n_numbers, players, game_row, w):
             q = 0
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _score_round(rp, ravens, n_numbers, players, seat_row, game_row, w):
     """SEN-17..19: reveal, replace specials (replace_specials = 1), sum ravens, caller penalty, totals (SEN-20)."""
     x, dreams, totals, raw, scores = w.x, w.dreams, w.totals, w.raw, w.scores
@@ -168,7 +169,7 @@ def _score_round(rp, ravens, n_numbers, players, seat_row, game_row, w):
     x[X_ROUNDS_PLAYED] += 1
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def _game_finished(rp, players, totals, x):
     """SEN-20: end_score (rounds = 0) or a fixed number of rounds; max_rounds caps (flag `capped`)."""
     if rp[R_ROUNDS] > 0:
@@ -233,7 +234,10 @@ def _record(players, seat_row, game_row, w):
     set_ranks(seat_row, players, keys)
 
 
-@kernel_njit()
+# No reference counting in play_game and its non-inlined helpers (they allocate nothing: the scratch comes from the
+# block, and numba compiles a callee under its caller's flag): numba otherwise increments/decrements every array
+# taken out of the Scratch at every call. Only _scratch, called from run_chunk and trace_one, allocates.
+@kernel_njit(_nrt=False)
 def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
     """One game, SEN-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the
     Scratch."""

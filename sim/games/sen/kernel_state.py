@@ -12,7 +12,7 @@ from sim.jit import kernel_njit
 from sim.kernel_util import record
 from sim.rng import shuffle
 from sim.games.sen.obs import O_FACEUP, R_EMPTY_PILE
-from sim.games.sen.rules import (ERROR_CHAIN, GAME_COLUMNS, MAX_DREAM, MAX_TURN_DRAWS, N_CODES, SEAT_COLUMNS,
+from sim.games.sen.rules import (ERROR_CHAIN, GAME_COLUMNS, MAX_TURN_DRAWS, N_CODES, SEAT_COLUMNS,
                                  TAKE2)
 from sim.spec import GAME_BASE, SEAT_BASE
 
@@ -88,7 +88,7 @@ def push_faceup(w, players, c):
     all_rows_add(w.obs2d, players, O_FACEUP + c, 1)
 
 
-@kernel_njit()
+@kernel_njit(_nrt=False)
 def reshuffle(w, players, game_row):
     """SEN-13: every face-up card except the top is shuffled into a new face-down pile (top = last)."""
     piles, x, obs2d = w.piles, w.x, w.obs2d
@@ -133,10 +133,16 @@ def draw(rp, w, players, game_row, scoring):
     return c
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
+def _slot_or_none(dreams, q, s, ds):
+    """Slot s of seat q's dream, or NONE past the dream size (trace padding)."""
+    return np.int64(dreams[q, s]) if s < ds else NONE
+
+
+@kernel_njit(_nrt=False)
 def record_dream(w, kind, q, ds):
     """A dream as one trace event: seat q, its slot cards, -1 padded to MAX_DREAM."""
-    v = np.full(MAX_DREAM, NONE, np.int64)
-    for s in range(ds):
-        v[s] = w.dreams[q, s]
-    record(w.trace, w.trace_len, kind, q, v[0], v[1], v[2], v[3], v[4], v[5])
+    d = w.dreams
+    record(w.trace, w.trace_len, kind, q, _slot_or_none(d, q, 0, ds), _slot_or_none(d, q, 1, ds),
+           _slot_or_none(d, q, 2, ds), _slot_or_none(d, q, 3, ds), _slot_or_none(d, q, 4, ds),
+           _slot_or_none(d, q, 5, ds))
