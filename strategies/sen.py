@@ -1,107 +1,29 @@
-"""Sen heuristic players (docs/rules/sen.md §9) and the observation they decide from — the plug-in contract.
+"""Sen heuristic players (docs/rules/sen.md §9).
 
-A strategy is called as `choose(obs, params, rng) -> action` at every decision of §5 (SEN-22..25), where
-- `obs` is the int32 observation below: the public record plus the player's own private information (its knowledge
-  table K_p and the card(s) it holds in this decision), nothing hidden — never the true dreams or the pile order;
-- `params` is the seat's float64 parameter row (`StrategyInfo.params` order; plug-ins get their own `PARAMS`);
-- `rng` is the game's stream (`sim.rng`), for strategies that randomise;
-- `obs` is read-only: the kernel keeps it up to date between calls instead of rebuilding it.
-
-Observation layout, int32[OBS_SIZE] (index constants `O_*`):
-  kind(1)        decision being asked, D_SOURCE .. D_CALL below
-  seat(1) players(1) dream_size(1)
-  held_n(1) held(2)   cards the player holds in this decision, in draw order (-1 padded): 1 at D_DRAWN, 2 at
-                      D_KEEP, 0 otherwise
-  top(1)         top card of the face-up pile (-1 if empty)
-  faceup_n(1) facedown_n(1)   pile sizes
-  caller(1)      seat that called this round, -1 = none
-  in_final(1)    1 during the final turns after a call (SEN-15)
-  first(1)       this round's first player
-  round(1)       round number, 1-based
-  round_turn(1)  turns completed this round by all seats (at D_CALL the current turn already counts)
-  rules(21)      the rule vector, `rules.PARAMS` order: obs[O_RULES + R_DREAM_SIZE] ... obs[O_RULES + R_MAX_ROUNDS]
-  deck(13)       copies of each card code in the deck (public composition)
-  ravens(13)     printed ravens of each card code (SEN-1, SEN-17)
-  faceup(13)     how many cards of each code lie in the face-up pile (public since the last reshuffle, SEN-24)
-  own_turns(6)   turns completed this round per seat (at D_CALL the current turn already counts)
-  totals(6)      total ravens per seat before this round (SEN-20)
-  know(36)       the player's knowledge table K_p (SEN-22/23): obs[O_KNOW + q * MAX_DREAM + s] is the card code
-                 this player knows in seat q's slot s, or UNKNOWN (-1)
-Card codes: 0..9 number cards (that many ravens), TAKE2 = 10, PEEK = 11, SWAP = 12.
-
-Decisions (obs[O_KIND]) and the action (one int64) each expects; anything else is illegal (error 1):
-  D_SOURCE (1)       0 = take the top face-up card (A, SEN-6), 1 = draw (B, SEN-7). Asked only when A is legal.
-  D_FACEUP_SLOT (2)  slot 0..ds-1 that receives the face-up card.
-  D_DRAWN (3)        holding held[0]: slot 0..ds-1 = B1 into that slot, ds = B2 (discard face up),
-                     ds + 1 = B3 (discard and use the power; legal only when held[0] is a special).
-  D_KEEP (4)         Take 2 (take2_mode 0) found two cards held[0], held[1]: 0 or 1 = the index of the kept card.
-  D_PEEK (5)         peek_action(q, s) = q * SLOT_BASE + s; own seat only when rules peek_scope = 1 (SEN-10).
-  D_SWAP (6)         swap_action(i, q, j) = i * SLOT_BASE**2 + q * SLOT_BASE + j: own slot i with seat q's slot j,
-                     q != seat (SEN-11).
-  D_CALL (7)         1 = call "Pobudka!", 0 = don't (SEN-14). Asked only when a call is allowed.
+They decide from the observation of `sim.games.sen.obs` (decisions, option codes and layout documented there) with
+the shared njit helpers of `sim.games.sen.model`; they never see the kernel.
 """
 from sim.jit import kernel_njit
-from sim.games.sen.rules import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, MAX_DREAM,
-                                 N_CODES, PARAMS, PEEK, SWAP, TAKE2, UNKNOWN)
+from sim.games.sen.model import know, know_index, next_seat, opt_discard, opt_use, peek_action, swap_action
+from sim.games.sen.obs import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, O_DECK,
+                               O_DREAM_SIZE, O_FACEUP, O_HELD, O_HELD_N, O_KIND, O_PLAYERS, O_RAVENS,
+                               O_RULES, O_SEAT, O_TOP, R_CALLER_PENALTY, R_PEEK_SCOPE, R_REPLACE_SPECIALS,
+                               SRC_DRAW, SRC_FACEUP)
+from sim.games.sen.rules import N_CODES, N_NUMBERS, P_CALL_SCALE, PEEK, STRATEGIES, SWAP, TAKE2, UNKNOWN
 from sim.rng import below
 
-MAX_SEATS = 6
-SLOT_BASE = 8  # peek action q * 8 + s; swap action i * 64 + q * 8 + j
-SRC_FACEUP, SRC_DRAW = 0, 1
-
-# Rule-vector layout: the order of rules.PARAMS (the kernel's `rp` and obs[O_RULES:]).
-(R_DREAM_SIZE, R_COPIES_0_8, R_COPIES_9, R_N_TAKE2, R_N_PEEK, R_N_SWAP, R_V_TAKE2, R_V_PEEK, R_V_SWAP,
- R_REPLACE_SPECIALS, R_FACEUP_SPECIALS, R_TAKE2_MODE, R_PEEK_SCOPE, R_CALLER_PENALTY, R_FINAL_TURNS, R_CALL_AFTER,
- R_END_SCORE, R_ROUNDS, R_EMPTY_PILE, R_MAX_TURNS, R_MAX_ROUNDS) = range(len(PARAMS))
-N_RULES = len(PARAMS)
-assert [p.name for p in PARAMS][R_MAX_ROUNDS] == "max_rounds"
-assert [p.name for p in PARAMS][R_EMPTY_PILE] == "empty_pile"
-
-O_KIND, O_SEAT, O_PLAYERS, O_DREAM_SIZE, O_HELD_N, O_HELD = 0, 1, 2, 3, 4, 5
-O_TOP, O_FACEUP_N, O_FACEDOWN_N, O_CALLER, O_IN_FINAL, O_FIRST, O_ROUND, O_ROUND_TURN = 7, 8, 9, 10, 11, 12, 13, 14
-O_RULES = 15
-O_DECK = O_RULES + N_RULES  # 36
-O_RAVENS = O_DECK + N_CODES  # 49
-O_FACEUP = O_RAVENS + N_CODES  # 62
-O_OWN_TURNS = O_FACEUP + N_CODES  # 75
-O_TOTALS = O_OWN_TURNS + MAX_SEATS  # 81
-O_KNOW = O_TOTALS + MAX_SEATS  # 87
-OBS_SIZE = O_KNOW + MAX_SEATS * MAX_DREAM  # 123
-
-RANDOM, THRESHOLD, MEMORY = 0, 1, 2
+_SID = {s.name: s.sid for s in STRATEGIES}
+RANDOM, THRESHOLD, MEMORY = _SID["random"], _SID["threshold"], _SID["memory"]
 # Parameter columns (StrategyInfo.params order in sim/games/sen/rules.py).
 P_P_CALL = 0
 P_KEEP_MAX, P_SWAP_AT, P_T_CALL_AT = 0, 1, 2
 P_TAKE_GAIN, P_SWAP_GAIN, P_M_CALL_AT, P_OPP_UNKNOWN = 0, 1, 2, 3
-P_CALL_SCALE = 1_000_000
-
-
-@kernel_njit(inline="always")
-def peek_action(q, s):
-    return q * SLOT_BASE + s
-
-
-@kernel_njit(inline="always")
-def swap_action(i, q, j):
-    return (i * SLOT_BASE + q) * SLOT_BASE + j
-
-
-@kernel_njit(inline="always")
-def know(obs, q, s):
-    """K_p[q][s]: the card this player knows in seat q's slot s, or UNKNOWN."""
-    return obs[O_KNOW + q * MAX_DREAM + s]
-
-
-@kernel_njit(inline="always")
-def next_seat(p, players):
-    p += 1
-    return 0 if p == players else p
 
 
 @kernel_njit(inline="always")
 def mu0(obs):
     """μ0 (§9): whole-deck mean ravens under the active scoring, one division of integer sums (= rules.mu0)."""
-    n_codes = 10 if obs[O_RULES + R_REPLACE_SPECIALS] == 1 else N_CODES
+    n_codes = N_NUMBERS if obs[O_RULES + R_REPLACE_SPECIALS] == 1 else N_CODES
     for _ in range(2):
         n = 0
         tot = 0
@@ -119,7 +41,7 @@ def mu_p(obs):
     """μ_p (§9): mean ravens of the unseen multiset (SEN-24: deck − face-up pile − cards known in K_p − held);
     number cards only with replace_specials = 1; μ0 when it is empty."""
     players, ds = obs[O_PLAYERS], obs[O_DREAM_SIZE]
-    n_codes = 10 if obs[O_RULES + R_REPLACE_SPECIALS] == 1 else N_CODES
+    n_codes = N_NUMBERS if obs[O_RULES + R_REPLACE_SPECIALS] == 1 else N_CODES
     n = 0
     tot = 0
     for c in range(n_codes):
@@ -127,7 +49,7 @@ def mu_p(obs):
         n += k
         tot += k * obs[O_RAVENS + c]
     for q in range(players):
-        base = O_KNOW + q * MAX_DREAM
+        base = know_index(q, 0)
         for s in range(ds):
             c = obs[base + s]
             if 0 <= c < n_codes:
@@ -188,7 +110,7 @@ def land(obs, c, mu):
     star, bstar = own_star(obs, mu)
     if bstar > believed(obs, c, mu):
         return star
-    return obs[O_DREAM_SIZE]
+    return opt_discard(obs[O_DREAM_SIZE])
 
 
 @kernel_njit(inline="always")
@@ -210,7 +132,7 @@ def random_action(kind, seat, players, ds, held, peek_scope, p_call, rng):
     if kind == D_FACEUP_SLOT:
         return below(rng, ds)
     if kind == D_DRAWN:
-        return below(rng, ds + 2 if held >= TAKE2 else ds + 1)
+        return below(rng, opt_use(ds) + 1 if held >= TAKE2 else opt_discard(ds) + 1)
     if kind == D_PEEK:
         if peek_scope == 1:
             return peek_action(seat, below(rng, ds))
@@ -267,11 +189,11 @@ def choose_threshold(obs, params, rng):
     if kind == D_DRAWN:
         c = obs[O_HELD]
         if c == TAKE2:
-            return ds + 1
+            return opt_use(ds)
         if c == PEEK and first_unknown(obs, p) >= 0:
-            return ds + 1
+            return opt_use(ds)
         if c == SWAP and _threshold_swap_slot(obs, mu, params[P_SWAP_AT]) >= 0:
-            return ds + 1
+            return opt_use(ds)
         return land(obs, c, mu)
     if kind == D_KEEP:
         return keep_lower(obs, mu)
@@ -361,11 +283,11 @@ def choose_memory(obs, params, rng):
     if kind == D_DRAWN:
         c = obs[O_HELD]
         if c == TAKE2:
-            return ds + 1
+            return opt_use(ds)
         if c == PEEK and _memory_peek_target(obs) >= 0:
-            return ds + 1
+            return opt_use(ds)
         if c == SWAP and _memory_best_swap(obs, mu)[0] >= params[P_SWAP_GAIN]:
-            return ds + 1
+            return opt_use(ds)
         return land(obs, c, mu)
     if kind == D_KEEP:
         return keep_lower(obs, mu)

@@ -1,90 +1,22 @@
-"""Straw heuristic players (docs/rules/straw.md §9) and the observation they decide from.
+"""Straw heuristic players (docs/rules/straw.md §9).
 
-A strategy is called as `choose(obs, params, rng) -> action` where
-- `obs` is the int32 observation below: public state plus the player's own hand, nothing hidden (§5);
-- `params` is the seat's float64 parameter row (`StrategyInfo.params` order; plug-ins get their own);
-- `rng` is the game's stream (`sim.rng`), for strategies that randomise;
-- `obs` is read-only: the kernel keeps its public parts up to date between calls instead of rebuilding them;
-- the action is `code * ACTION_BASE + v`: the card code (1–23) and the Lamp value `v` (0 when no Lamp is involved).
-
-Observation layout, int32[OBS_SIZE]:
-  T(1) break_at(1) direction(1) seat(1) players(1) pile(1) round(1) dealer(1) stack_len(1) top_kind(1) top_value(1)
-  lamp_min(1) lamp_max(1) carpet_clamp(1) hand_len(1) hand(10, ascending, 0-padded) hand_sizes(6) totals(6)
-  played(24: cards of each code on the Camel this round) legal(24: 1 if the code is in hand and may be played now)
-  n_legal(1) legal_codes(10: the distinct legal codes, ascending)
-`top_kind` is the resolved effect of the last card on the Camel: 0 none (empty), 1 ADD, 2 SUB, 3 LAMP, 4 REV.
+They decide from the observation of `sim.games.straw.obs` (layout and action code documented there) and ask
+`sim.games.straw.model` what a play would do; they never see the kernel.
 """
 
 from sim.jit import kernel_njit
 from sim.rng import below
+from sim.games.straw.model import hand_total, hand_value, is_escape, resolves_as_lamp, total_after
+from sim.games.straw.obs import (ACTION_BASE, O_BREAK_AT, O_LAMP_MAX, O_LAMP_MIN, O_LEGAL, O_LEGAL_CODES,
+                                 O_N_LEGAL, O_T)
+from sim.games.straw.rules import COPY, LAMP, STRAW, STRATEGIES
 
-ACTION_BASE = 64
-REVERSE, COPY, LAMP, STRAW = 20, 21, 22, 23
-K_NONE, K_ADD, K_SUB, K_LAMP, K_REV = 0, 1, 2, 3, 4
-
-O_T, O_BREAK_AT, O_DIRECTION, O_SEAT, O_PLAYERS, O_PILE, O_ROUND, O_DEALER = 0, 1, 2, 3, 4, 5, 6, 7
-O_STACK_LEN, O_TOP_KIND, O_TOP_VALUE, O_LAMP_MIN, O_LAMP_MAX, O_CLAMP, O_HAND_LEN = 8, 9, 10, 11, 12, 13, 14
-O_HAND, O_HAND_SIZES, O_TOTALS, O_PLAYED, O_LEGAL, O_N_LEGAL, O_LEGAL_CODES = 15, 25, 31, 37, 61, 85, 86
-OBS_SIZE = 96
-
-RANDOM, DUMP_HEAVIEST, SAFE, STRAW_HUNTER, WEIGHTED = 0, 1, 2, 3, 4
+_SID = {s.name: s.sid for s in STRATEGIES}
+RANDOM, DUMP_HEAVIEST, SAFE, STRAW_HUNTER, WEIGHTED = (
+    _SID[name] for name in ("random", "dump-heaviest", "safe", "straw-hunter", "weighted"))
 # Parameter columns (StrategyInfo.params order in sim/games/straw/rules.py).
 P_ESCAPE_AT = 0
 P_W_BREAK, P_W_STRAW, P_W_STRAW0, P_W_LOSS, P_W_PRESS, P_W_EXACT, P_W_ESC = 0, 1, 2, 3, 4, 5, 6
-
-
-@kernel_njit(inline="always")
-def hand_value(code):
-    """STRAW-18: items +w, Carpets −k, the specials 0."""
-    if code <= 10:
-        return code
-    if code <= 19:
-        return 10 - code
-    return 0
-
-
-@kernel_njit(inline="always")
-def resolves_as_lamp(obs, code):
-    return code == LAMP or (code == COPY and obs[O_TOP_KIND] == K_LAMP)
-
-
-@kernel_njit(inline="always")
-def total_after(obs, code, v):
-    """T'(a) for action (code, v), STRAW-8..13 with the clamp of STRAW-10."""
-    t = obs[O_T]
-    kind, value = K_NONE, 0
-    if code <= 10:
-        kind, value = K_ADD, code
-    elif code <= 19:
-        kind, value = K_SUB, code - 10
-    elif code == LAMP:
-        kind, value = K_LAMP, v
-    elif code == COPY:
-        kind, value = obs[O_TOP_KIND], obs[O_TOP_VALUE]
-        if kind == K_LAMP:
-            value = v
-    if kind == K_ADD or kind == K_LAMP:
-        return t + value
-    if kind == K_SUB:
-        t -= value
-        if obs[O_CLAMP] == 1 and t < 0:
-            return 0
-    return t
-
-
-@kernel_njit(inline="always")
-def is_escape(obs, code):
-    if code == REVERSE or 11 <= code <= 19:
-        return True
-    return code == COPY and (obs[O_TOP_KIND] == K_REV or obs[O_TOP_KIND] == K_SUB)
-
-
-@kernel_njit(inline="always")
-def hand_total(obs):
-    h = 0
-    for i in range(obs[O_HAND_LEN]):
-        h += hand_value(obs[O_HAND + i])
-    return h
 
 
 @kernel_njit(inline="always")

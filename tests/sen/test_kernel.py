@@ -13,12 +13,15 @@ from sim.games.sen.events import describe_event
 from sim.games.sen.kernel import kernel_data
 from sim.registry import get_game
 
-SPEC = get_game("sen")
 from sim.games.sen import reference as ref
 from sim.games.sen import rules as R
 from sim.kernel_util import TRACE_WIDTH, default_users
+from sim.games.sen import obs as O
+from sim.spec import MAX_SEATS
 from strategies import sen as S
 from tests.helpers import make_config, reference_mismatches
+
+SPEC = get_game("sen")
 
 RATCAT, DECKOUT = "rat-a-tat-cat", "deck-out-ends"
 SMALL = {"copies_0_8": 1, "copies_9": 1, "n_take2": 4, "n_peek": 3, "n_swap": 3, "dream_size": 3}
@@ -178,9 +181,9 @@ def test_trace_reproduces_the_batch_game_and_decodes(players, strategy, variants
 
 PLUGIN_SOURCE = '''
 from numba import njit
-from strategies.sen import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, O_DREAM_SIZE, O_HELD,
-                            O_KIND, O_PLAYERS, O_ROUND_TURN, O_SEAT, OBS_SIZE, O_RULES, R_PEEK_SCOPE, peek_action,
-                            swap_action)
+from sim.games.sen.model import peek_action, swap_action
+from sim.games.sen.obs import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, O_DREAM_SIZE, O_HELD,
+                               O_KIND, O_PLAYERS, O_ROUND_TURN, O_SEAT, OBS_SIZE, O_RULES, R_PEEK_SCOPE)
 
 PARAMS = {"hash_bot": {"call_every": 7.0}}
 
@@ -267,30 +270,30 @@ def test_plugin_illegal_action_stops_the_game(plugin_file):
 
 
 def encode(obs, kind):
-    """The reference's Observation in the kernel's int32 layout (strategies/sen.py)."""
-    v = [0] * S.OBS_SIZE
+    """The reference's Observation in the kernel's int32 layout (sim/games/sen/obs.py)."""
+    v = [0] * O.OBS_SIZE
     held = list(obs.held) + [-1] * (2 - len(obs.held))
-    v[S.O_KIND], v[S.O_SEAT], v[S.O_PLAYERS], v[S.O_DREAM_SIZE] = kind, obs.seat, obs.players, obs.dream_size
-    v[S.O_HELD_N], v[S.O_HELD], v[S.O_HELD + 1] = len(obs.held), held[0], held[1]
-    v[S.O_TOP] = obs.faceup[-1] if obs.faceup else -1
-    v[S.O_FACEUP_N], v[S.O_FACEDOWN_N], v[S.O_CALLER] = len(obs.faceup), obs.facedown_count, obs.caller
-    v[S.O_IN_FINAL], v[S.O_FIRST], v[S.O_ROUND], v[S.O_ROUND_TURN] = int(obs.in_final), obs.first, obs.round_no, \
+    v[O.O_KIND], v[O.O_SEAT], v[O.O_PLAYERS], v[O.O_DREAM_SIZE] = kind, obs.seat, obs.players, obs.dream_size
+    v[O.O_HELD_N], v[O.O_HELD], v[O.O_HELD + 1] = len(obs.held), held[0], held[1]
+    v[O.O_TOP] = obs.faceup[-1] if obs.faceup else -1
+    v[O.O_FACEUP_N], v[O.O_FACEDOWN_N], v[O.O_CALLER] = len(obs.faceup), obs.facedown_count, obs.caller
+    v[O.O_IN_FINAL], v[O.O_FIRST], v[O.O_ROUND], v[O.O_ROUND_TURN] = int(obs.in_final), obs.first, obs.round_no, \
         obs.round_turn
     for k, p in enumerate(R.PARAMS):
-        v[S.O_RULES + k] = obs.params[p.name]
+        v[O.O_RULES + k] = obs.params[p.name]
     for c in range(R.N_CODES):
-        v[S.O_DECK + c] = obs.deck_counts[c]
-        v[S.O_RAVENS + c] = obs.ravens[c]
+        v[O.O_DECK + c] = obs.deck_counts[c]
+        v[O.O_RAVENS + c] = obs.ravens[c]
     for c in obs.faceup:
-        v[S.O_FACEUP + c] += 1
+        v[O.O_FACEUP + c] += 1
     for q in range(obs.players):
-        v[S.O_OWN_TURNS + q] = obs.own_turns[q]
-        v[S.O_TOTALS + q] = obs.totals[q]
-    for k in range(S.MAX_SEATS * R.MAX_DREAM):
-        v[S.O_KNOW + k] = R.UNKNOWN
+        v[O.O_OWN_TURNS + q] = obs.own_turns[q]
+        v[O.O_TOTALS + q] = obs.totals[q]
+    for k in range(MAX_SEATS * R.MAX_DREAM):
+        v[O.O_KNOW + k] = R.UNKNOWN
     for q in range(obs.players):
         for s in range(obs.dream_size):
-            v[S.O_KNOW + q * R.MAX_DREAM + s] = obs.know[q][s]
+            v[O.O_KNOW + q * R.MAX_DREAM + s] = obs.know[q][s]
     return v
 
 
@@ -300,17 +303,17 @@ def hash_agent(call_every):
         for x in encode(obs, kind):
             h = (h * 31 + x) & 0xFFFFFFF
         n, ds, seat = obs.players, obs.dream_size, obs.seat
-        if kind == R.D_PEEK:
+        if kind == O.D_PEEK:
             if obs.params["peek_scope"] == 1:
                 return (seat, h % ds)
             k = h % (n * ds)
             return (k // ds, k % ds)
-        if kind == R.D_SWAP:
+        if kind == O.D_SWAP:
             k = h % (ds * (n - 1) * ds)
             i, rest = k // ((n - 1) * ds), k % ((n - 1) * ds)
             q, j = rest // ds, rest % ds
             return (i, q + 1 if q >= seat else q, j)
-        if kind == R.D_CALL:
+        if kind == O.D_CALL:
             return 1 if h % call_every == 0 else 0
         return options[h % len(options)]
     return agent
@@ -356,10 +359,10 @@ def test_shipped_strategies_decide_from_the_observation_only():
             obs2 = ref.observe(st2, seat, held)
             arr = np.array(encode(obs2, kind), np.int32)
             a = int(S.choose_builtin(sid, arr, prow, np.zeros(1, np.uint64)))
-            if kind == R.D_PEEK:
-                a = (a // S.SLOT_BASE, a % S.SLOT_BASE)
-            elif kind == R.D_SWAP:
-                a = (a // S.SLOT_BASE ** 2, (a // S.SLOT_BASE) % S.SLOT_BASE, a % S.SLOT_BASE)
+            if kind == O.D_PEEK:
+                a = (a // O.SLOT_BASE, a % O.SLOT_BASE)
+            elif kind == O.D_SWAP:
+                a = (a // O.SLOT_BASE ** 2, (a // O.SLOT_BASE) % O.SLOT_BASE, a % O.SLOT_BASE)
             assert a == choice
             checked += 1
 

@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 
 from sim.games.sen import reference as ref
+from sim.games.sen import obs as O
 from sim.games.sen import rules as R
 from sim.rng import PyStream
 from sim.spec import SpecError, WIN_SCALE
@@ -76,16 +77,16 @@ class Checker:
         self.decisions += 1
         assert choice in options
         assert obs.seat == seat and obs.know == tuple(tuple(r) for r in st.know[seat])
-        if kind == R.D_SOURCE:
+        if kind == O.D_SOURCE:
             assert self.params["faceup_specials"] or st.faceup[-1] < R.TAKE2
-        elif kind == R.D_CALL:
+        elif kind == O.D_CALL:
             assert st.caller == -1 and not st.in_final
             assert st.own_turns[seat] >= self.params["call_after"]
-        elif kind == R.D_PEEK and self.params["peek_scope"]:
+        elif kind == O.D_PEEK and self.params["peek_scope"]:
             assert all(q == seat for q, _ in options)
-        elif kind == R.D_SWAP:
+        elif kind == O.D_SWAP:
             assert all(q != seat for _, q, _ in options)
-        elif kind == R.D_DRAWN:
+        elif kind == O.D_DRAWN:
             assert len(options) == st.ds + 1 + (held[0] >= R.TAKE2)
 
 

@@ -4,16 +4,17 @@ from collections import Counter
 import pytest
 
 from sim.games.sen import reference as ref
+from sim.games.sen import obs as O
 from sim.games.sen import rules as R
-from sim.games.sen.rules import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, PEEK,
-                                 SRC_DRAW, SRC_FACEUP, SWAP, TAKE2)
+from sim.games.sen.obs import D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D_SOURCE, D_SWAP, SRC_DRAW, SRC_FACEUP
+from sim.games.sen.rules import PEEK, SWAP, TAKE2
 from sim.rng import PyStream
 from sim.spec import GameRecord
 
 U = R.UNKNOWN
 A, B, C = 0, 1, 2
 DS = 4
-B2, B3 = R.OPT_DISCARD(DS), R.OPT_USE(DS)
+B2, B3 = O.OPT_DISCARD(DS), O.OPT_USE(DS)
 SEN = {p.name: p.default for p in R.PARAMS}
 RATC = {**SEN, **R.VARIANTS[0].sets}
 assert R.VARIANTS[0].name == "rat-a-tat-cat"
@@ -32,10 +33,10 @@ class Script:
     def _agent(self, seat):
         def agent(kind, obs, options, rng):
             assert obs.seat == seat
-            assert self.steps, f"unscripted decision {R.DECISION_NAMES[kind]} for seat {seat}"
+            assert self.steps, f"unscripted decision {O.DECISION_NAMES[kind]} for seat {seat}"
             s, k, choice = self.steps.pop(0)
-            assert (s, k) == (seat, kind), f"expected seat {s} {R.DECISION_NAMES[k]}, got seat {seat} " \
-                                           f"{R.DECISION_NAMES[kind]}"
+            assert (s, k) == (seat, kind), f"expected seat {s} {O.DECISION_NAMES[k]}, got seat {seat} " \
+                                           f"{O.DECISION_NAMES[kind]}"
             self.asked.append((seat, kind, options))
             return choice
         return agent

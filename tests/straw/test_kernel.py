@@ -5,10 +5,12 @@ import pytest
 from sim.games.straw import kernel
 from sim.registry import get_game
 
-SPEC = get_game("straw")
+from sim.games.straw.obs import OBS_SIZE
 from sim.games.straw.rules import COPY, STRAW, build_deck, hand_value
 from sim.tracing import trace_game
 from tests.helpers import make_config, reference_mismatches
+
+SPEC = get_game("straw")
 
 # 10,400 random-strategy games over every player count and variant combination, plus non-default parameters.
 RANDOM_CASES = [
@@ -133,8 +135,8 @@ def test_observation_holds_no_hidden_information():
         hands.sort(axis=1)
         hand_len = np.full(6, 4, np.int64)
         legal = np.zeros(24, np.int64)
-        obs_a = np.zeros(85, np.int32)
-        obs_b = np.zeros(85, np.int32)
+        obs_a = np.zeros(OBS_SIZE, np.int32)
+        obs_b = np.zeros(OBS_SIZE, np.int32)
         kernel._fill_turn_obs(obs_a, hands, hand_len, legal, 0, 2, 30, 1, 10, 3, 1, 5)
         other = hands.copy()
         other[[0, 1, 3, 4, 5]] = rng.integers(1, 24, size=(5, 11))  # everyone else's hand changes

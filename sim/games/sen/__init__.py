@@ -2,6 +2,8 @@
 cards per player, where the fewest ravens win.
 
 Rules: docs/rules/sen.md (rule ids `SEN-<n>`). Parameters, variants, strategies, columns and default data
-are in `rules.py`; the readable pure-Python rules are in `reference.py`; the njit rules in `kernel.py`; the shipped
-strategies and the observation layout in `strategies/sen.py`; the designer notes are docs/games/sen.md.
+are in `rules.py`; the decisions, option codes and observation layout in `obs.py`, the njit helpers strategies share
+in `model.py`; the readable pure-Python rules in `reference/`; the njit rules in `kernel.py` (game and rounds),
+`kernel_turn.py` (a turn) and `kernel_state.py` (state layout, piles); the shipped strategies in `strategies/sen.py`;
+the designer notes are docs/games/sen.md.
 """

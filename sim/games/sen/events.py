@@ -1,13 +1,12 @@
 """`sim trace` for Sen: a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.sen import kernel, rules
+from sim.games.sen import kernel_state as k, obs, rules
 
 
-_REASONS = {kernel.END_FINAL: "final turns done", kernel.END_CALL: "call (no final turns)",
-            kernel.END_DECK_OUT: "face-down pile empty", kernel.END_CAP: "turn cap, no caller"}
+_REASONS = {k.END_FINAL: "final turns done", k.END_CALL: "call (no final turns)",
+            k.END_DECK_OUT: "face-down pile empty", k.END_CAP: "turn cap, no caller"}
 
 
-_REASON_KEYS = {kernel.END_FINAL: "final", kernel.END_CALL: "call", kernel.END_DECK_OUT: "deck_out",
-                kernel.END_CAP: "cap"}
+_REASON_KEYS = {k.END_FINAL: "final", k.END_CALL: "call", k.END_DECK_OUT: "deck_out", k.END_CAP: "cap"}
 
 
 def card_name(code):
@@ -15,21 +14,22 @@ def card_name(code):
 
 
 def action_text(kind, action, players, ds):
-    """A decision's action in words (encoding: strategies/sen.py)."""
+    """A decision's action in words (encoding: sim/games/sen/obs.py)."""
     a = int(action)
-    if kind == rules.D_SOURCE:
-        return "take the face-up card" if a == 0 else "draw"
-    if kind == rules.D_FACEUP_SLOT:
+    base = obs.SLOT_BASE
+    if kind == obs.D_SOURCE:
+        return "take the face-up card" if a == obs.SRC_FACEUP else "draw"
+    if kind == obs.D_FACEUP_SLOT:
         return f"slot {a}"
-    if kind == rules.D_DRAWN:
-        return f"B1 into slot {a}" if a < ds else ("B2 discard" if a == ds else "B3 use the power")
-    if kind == rules.D_KEEP:
+    if kind == obs.D_DRAWN:
+        return f"B1 into slot {a}" if a < ds else ("B2 discard" if a == obs.OPT_DISCARD(ds) else "B3 use the power")
+    if kind == obs.D_KEEP:
         return "keep the first card" if a == 0 else "keep the second card"
-    if kind == rules.D_PEEK:
-        return f"seat {a // 8} slot {a % 8}"
-    if kind == rules.D_SWAP:
-        return f"own slot {a // 64} with seat {(a // 8) % 8} slot {a % 8}"
-    if kind == rules.D_CALL:
+    if kind == obs.D_PEEK:
+        return f"seat {a // base} slot {a % base}"
+    if kind == obs.D_SWAP:
+        return f"own slot {a // base ** 2} with seat {(a // base) % base} slot {a % base}"
+    if kind == obs.D_CALL:
         return "call" if a == 1 else "no call"
     return str(a)
 
@@ -40,7 +40,6 @@ def _dream(values):
 
 def describe_event(ev, players):
     kind, a, b, c, d, e, f, g = (int(v) for v in ev)
-    k = kernel
     if kind == k.EV_ROUND_START:
         return {"kind": "round_start", "round": a, "first": b, "facedown": c, "faceup": card_name(d),
                 "text": f"Round {a}: seat {b} starts; face-up {card_name(d)}, {c} cards face down"}
@@ -54,7 +53,7 @@ def describe_event(ev, players):
         return {"kind": "turn", "seat": a, "round_turn": b, "final": bool(c),
                 "text": f"  turn {b}: seat {a}{final}"}
     if kind in (k.EV_DECIDE, k.EV_ILLEGAL):
-        dname = rules.DECISION_NAMES.get(b, "?")
+        dname = obs.DECISION_NAMES.get(b, "?")
         what = action_text(b, c, players, d)
         if kind == k.EV_ILLEGAL:
             return {"kind": "illegal", "seat": a, "decision": dname, "action": c,

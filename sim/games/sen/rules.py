@@ -14,34 +14,17 @@ VERSION = "1"
 
 # Card codes (SEN-1).
 TAKE2, PEEK, SWAP = 10, 11, 12
+N_NUMBERS = TAKE2  # number cards are codes 0..N_NUMBERS-1
 N_CODES = 13  # codes 0..12
 UNKNOWN = -1  # knowledge-table entry for a card the player does not know (SEN-22)
 SPECIAL_NAMES = {TAKE2: "take2", PEEK: "peek", SWAP: "swap"}
-CARD_NAMES = {**{c: str(c) for c in range(10)}, TAKE2: "Take2", PEEK: "Peek", SWAP: "Swap"}
+CARD_NAMES = {**{c: str(c) for c in range(N_NUMBERS)}, TAKE2: "Take2", PEEK: "Peek", SWAP: "Swap"}
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 6, 4
 MAX_DREAM = 6
 
-# Decision kinds (§5 table) and their option encodings; the kernel uses the same integers.
-D_SOURCE = 1  # D1: options [SRC_FACEUP, SRC_DRAW], asked only when A is legal (SEN-6)
-D_FACEUP_SLOT = 2  # D2: options [0 .. dream_size-1]
-D_DRAWN = 3  # D3: options [0 .. dream_size-1] (B1 into that slot), OPT_DISCARD(ds) (B2), OPT_USE(ds) (B3, specials)
-D_KEEP = 4  # D4 (take2_mode 0, two cards found): options [0, 1] = index of the kept card in draw order
-D_PEEK = 5  # D5: options (q, s) for q ascending then s ascending; own seat only with peek_scope = 1
-D_SWAP = 6  # D6: options (i, q, j): own slot i outer, other seat q ascending, its slot j inner
-D_CALL = 7  # D7: options [0, 1] (1 = call), asked only when SEN-14 allows a call
-DECISION_NAMES = {D_SOURCE: "source", D_FACEUP_SLOT: "faceup_slot", D_DRAWN: "drawn", D_KEEP: "keep",
-                  D_PEEK: "peek", D_SWAP: "swap", D_CALL: "call"}
-SRC_FACEUP, SRC_DRAW = 0, 1
-
-
-def OPT_DISCARD(ds):
-    """D3 option B2 (put the drawn card face up): encoded as dream_size."""
-    return ds
-
-
-def OPT_USE(ds):
-    """D3 option B3 (put the special face up and use its power): encoded as dream_size + 1."""
-    return ds + 1
+# The `random` strategy calls with probability p_call as below(P_CALL_SCALE) < p_call × P_CALL_SCALE (§5 table).
+P_CALL_SCALE = 1_000_000
+# Decisions, their options and the observation: sim/games/sen/obs.py.
 
 
 PARAMS = (
@@ -85,10 +68,10 @@ STRATEGIES = (
     StrategyInfo("memory", 2, "whole knowledge table and card counting: gains, targeted peeks and swaps (§9.3)",
                  {"take_gain": 1.0, "swap_gain": 2.0, "call_at": 10.0, "opp_unknown": 3.0}),
 )
-# The strongest shipped heuristic at its default parameters (docs/architecture.md §4), by a round robin through the kernel over
-# every seat assignment: head to head threshold wins 56/44 (2 players), 37/29 per seat (3), 28/22 (4), under Sen
-# and rat-a-tat-cat rules alike; with random seats mixed in, 4 players: threshold 0.390, memory 0.357, random 0.003
-# per seat. (memory only wins fields with a random seat in them, and with call_at = 6..8.)
+# The strongest shipped heuristic at its default parameters (docs/architecture.md §4), by a round robin through
+# the kernel over every seat assignment: head to head threshold wins 56/44 (2 players), 37/29 per seat (3), 28/22
+# (4), under Sen and rat-a-tat-cat rules alike; with random seats mixed in, 4 players: threshold 0.390, memory
+# 0.357, random 0.003 per seat. (memory only wins fields with a random seat in them, and with call_at = 6..8.)
 DEFAULT_STRATEGY = "threshold"
 
 SEAT_COLUMNS = ("calls", "penalties", "round_lows", "unknown_at_call", "swapped_against")
@@ -131,7 +114,7 @@ def build_deck(p):
 
 def ravens_table(p):
     """Printed ravens of each code 0..12 (SEN-1, SEN-17): face value, specials v_take2 / v_peek / v_swap."""
-    return list(range(10)) + [p["v_take2"], p["v_peek"], p["v_swap"]]
+    return list(range(N_NUMBERS)) + [p["v_take2"], p["v_peek"], p["v_swap"]]
 
 
 def mu0(p):
@@ -142,9 +125,9 @@ def mu0(p):
     """
     counts, ravens = card_counts(p), ravens_table(p)
     if p["replace_specials"]:
-        n = sum(counts[:10])  # number cards are codes 0..9
+        n = sum(counts[:N_NUMBERS])
         if n > 0:
-            return sum(counts[c] * ravens[c] for c in range(10)) / n
+            return sum(counts[c] * ravens[c] for c in range(N_NUMBERS)) / n
     n = sum(counts)
     return sum(counts[c] * ravens[c] for c in range(N_CODES)) / n if n else 0.0
 

@@ -1,18 +1,19 @@
 """`sim trace` for Straw: a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.straw import kernel, rules
+from sim.games.straw import kernel_state as kernel, rules
+from sim.games.straw.obs import K_ADD, K_LAMP, K_NONE, K_REV, K_SUB
 
 
-_EFFECTS = {0: "", 1: "ADD", 2: "SUB", 3: "LAMP", 4: "REV"}
+_EFFECTS = {K_NONE: "", K_ADD: "ADD", K_SUB: "SUB", K_LAMP: "LAMP", K_REV: "REV"}
 
 
-_ENDINGS = {1: "normal break", 2: "straw break", 3: "stall"}
+_ENDINGS = {rules.NORMAL_BREAK: "normal break", rules.STRAW_BREAK: "straw break", rules.STALL: "stall"}
 
 
 def card_name(code):
-    if 1 <= code <= 10:
+    if 1 <= code <= rules.ITEM_MAX_CODE:
         return str(code)
-    if 11 <= code <= 19:
-        return f"Carpet-{code - 10}"
+    if rules.ITEM_MAX_CODE < code <= rules.CARPET_MAX_CODE:
+        return f"Carpet-{code - rules.ITEM_MAX_CODE}"
     return {rules.REVERSE: "Reverse", rules.COPY: "Copy", rules.LAMP: "Lamp", rules.STRAW: "Straw"}.get(code, "?")
 
 
@@ -24,8 +25,11 @@ def describe_event(ev, players):
     if kind == kernel.EV_DEAL:
         return {"kind": "deal", "seat": a, "card": card_name(b), "text": f"  seat {a} is dealt {card_name(b)}"}
     if kind == kernel.EV_PLAY:  # seat, code, v, effect kind, effect value, T, direction
-        card = card_name(b) + (f" (value {c})" if d == 3 else "")
-        effect = f"{_EFFECTS[d]} {e}" if d in (1, 2, 3) else ("REV" if d == 4 else "the Straw breaks the back")
+        card = card_name(b) + (f" (value {c})" if d == K_LAMP else "")
+        if d in (K_ADD, K_SUB, K_LAMP):
+            effect = f"{_EFFECTS[d]} {e}"
+        else:
+            effect = "REV" if d == K_REV else "the Straw breaks the back"
         arrow = "clockwise" if g == 1 else "counter-clockwise"
         return {"kind": "play", "seat": a, "card": card_name(b), "lamp_value": c, "effect": _EFFECTS[d] or "STRAW",
                 "value": e, "T": f, "direction": g, "text": f"  seat {a} plays {card} -> {effect}; T = {f}, {arrow}"}

@@ -1,7 +1,9 @@
 """Straw rules as njit code over flat integer arrays (docs/rules/straw.md); mirrors reference.py draw for draw.
 
 One compiled kernel serves every variant: the rules arrive as the int64 parameter vector `rp` (layout `R_*`, the
-order of `rules.PARAMS`) and the canonical deck. Strategies see only the observation (`strategies.straw`).
+order of `rules.PARAMS`) and the canonical deck. Strategies see only the observation (`sim.games.straw.obs`).
+play_game runs the reference's phases — deal_round, then turns (legal codes, a choice, play or pass) until the round
+ends, round_scores — each an inlined function, so the compiled game is one function as before.
 """
 import numpy as np
 from numba import njit, prange, types
@@ -9,35 +11,25 @@ from numba import njit, prange, types
 from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
 from sim.rng import below, stream_into
-from sim.games.straw.rules import ERROR_ILLEGAL, GAME_COLUMNS, MAX_HAND, PARAMS, SEAT_COLUMNS
-from sim.spec import GAME_BASE, SEAT_BASE
-from strategies.straw import (ACTION_BASE, COPY, K_ADD, K_LAMP, K_NONE, K_REV, K_SUB, LAMP, O_BREAK_AT, O_CLAMP,
-                              O_DEALER, O_DIRECTION, O_HAND, O_HAND_LEN, O_HAND_SIZES, O_LAMP_MAX, O_LAMP_MIN,
-                              O_LEGAL, O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT,
-                              O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE, RANDOM, REVERSE, STRAW,
-                              choose_builtin, choose_random, hand_value)
+from sim.games.straw.kernel_state import (EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END, G_BC_COPY,
+                                          G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS, G_DECK_OUT,
+                                          G_ERROR, G_EXACT, G_FIRST_DEALER, G_FORCED, G_LAMP_CHOICES, G_LAMP_SUM,
+                                          G_LEAD_CHANGES, G_NORMAL, G_OVER_SUM, G_P_CARPET, G_P_COPY, G_P_LAMP,
+                                          G_P_REV, G_PASSES, G_ROUNDS, G_STALLS, G_STRAW, G_STRAW_CHANCES,
+                                          G_STRAW_DECLINED, G_TURNS, ILLEGAL, R_BREAK_AT, R_CLAMP, R_EVERTIDE,
+                                          R_HAND_SIZE, R_LAMP_MAX, R_LAMP_MIN, R_MAX_ROUNDS, R_ROUNDS, R_TARGET,
+                                          S_BEST, S_BREAKS, S_NEG, S_SCORE, S_STRAW_BREAKS, S_ZERO, Scratch, draw,
+                                          insert_sorted, next_seat, remove_card, unique_leader)
+from sim.games.straw.obs import (ACTION_BASE, K_ADD, K_LAMP, K_NONE, K_REV, K_SUB, O_BREAK_AT, O_CLAMP, O_DEALER,
+                                 O_DIRECTION, O_HAND, O_HAND_LEN, O_HAND_SIZES, O_LAMP_MAX, O_LAMP_MIN, O_LEGAL,
+                                 O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT,
+                                 O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE)
+from sim.games.straw.model import hand_value, is_carpet
+from sim.games.straw.rules import (CARPET_MAX_CODE, COPY, ERROR_ILLEGAL, ITEM_MAX_CODE, LAMP, MAX_HAND, N_CODES,
+                                   NORMAL_BREAK, REVERSE, STALL, STRAW, STRAW_BREAK)
+from sim.spec import MAX_SEATS
+from strategies.straw import RANDOM, choose_builtin, choose_random
 from sim.games.straw import rules
-
-# Rule-parameter vector layout: the order of rules.PARAMS.
-(R_BREAK_AT, R_HAND_SIZE, R_ITEM_MIN, R_ITEM_MAX, R_ITEM_COPIES, R_CARPET_MIN, R_CARPET_MAX, R_CARPET_COPIES,
- R_REVERSE, R_COPY, R_LAMP, R_STRAW, R_LAMP_MIN, R_LAMP_MAX, R_CLAMP, R_ROUNDS, R_EVERTIDE, R_TARGET,
- R_MAX_ROUNDS) = range(len(PARAMS))
-assert [p.name for p in PARAMS][R_MAX_ROUNDS] == "max_rounds"
-
-_SEAT = {name: i for i, name in enumerate(SEAT_BASE + SEAT_COLUMNS)}
-_GAME = {name: i for i, name in enumerate(GAME_BASE + GAME_COLUMNS)}
-S_SCORE, S_BREAKS, S_STRAW_BREAKS, S_ZERO, S_NEG, S_BEST = (
-    _SEAT[k] for k in ("score", "breaks", "straw_breaks", "zero_rounds", "negative_rounds", "best_round"))
-(G_ERROR, G_FIRST_DEALER, G_ROUNDS, G_CAPPED, G_NORMAL, G_STRAW, G_STALLS, G_FORCED, G_BREAK_SUM, G_OVER_SUM,
- G_BC_ITEM, G_BC_LAMP, G_BC_COPY, G_TURNS, G_PASSES, G_EXACT, G_STRAW_CHANCES, G_STRAW_DECLINED, G_P_REV, G_P_COPY,
- G_P_LAMP, G_P_CARPET, G_LAMP_CHOICES, G_LAMP_SUM, G_CLAMP_LOSS, G_DECK_OUT, G_LEAD_CHANGES) = (
-    _GAME[k] for k in GAME_BASE + GAME_COLUMNS)
-
-# Trace event kinds (docs/trace.md): each event is TRACE_WIDTH int32s, [kind, a, b, c, d, e, f, g].
-EV_ROUND, EV_DEAL, EV_PLAY, EV_PASS, EV_ROUND_END, EV_DRAW = 1, 2, 3, 4, 5, 6
-# How a round ended.
-ONGOING, NORMAL_BREAK, STRAW_BREAK, STALL = 0, 1, 2, 3
-
 
 @kernel_njit(inline="always")
 def _legal(code, T, break_at, stack_len):
@@ -64,67 +56,12 @@ def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pil
     obs[O_HAND_LEN] = n
     for i in range(MAX_HAND):
         obs[O_HAND + i] = hands[seat, i] if i < n else 0
-    for c in range(24):
+    for c in range(N_CODES):
         obs[O_LEGAL + c] = 0
     for i in range(n_legal):
         obs[O_LEGAL + legal[i]] = 1
         obs[O_LEGAL_CODES + i] = legal[i]
     obs[O_N_LEGAL] = n_legal
-
-
-@kernel_njit(inline="always")
-def _draw(rng, deck, pos, n_deck):
-    """The top card of the pile deck[pos:n_deck], shuffled lazily: a uniform card of the rest is swapped to pos."""
-    j = pos + below(rng, n_deck - pos)
-    card = deck[j]
-    deck[j] = deck[pos]
-    deck[pos] = card
-    return card
-
-
-@kernel_njit(inline="always")
-def _next_seat(seat, direction, players):
-    """STRAW-16 without an integer division (a division per turn is a measurable share of a game)."""
-    seat += direction
-    if seat >= players:
-        return seat - players
-    if seat < 0:
-        return seat + players
-    return seat
-
-
-@kernel_njit(inline="always")
-def _insert_sorted(hands, hand_len, seat, code):
-    """Hands are kept ascending so the legal codes come out in the canonical order."""
-    i = hand_len[seat]
-    while i > 0 and hands[seat, i - 1] > code:
-        hands[seat, i] = hands[seat, i - 1]
-        i -= 1
-    hands[seat, i] = code
-    hand_len[seat] += 1
-
-
-@kernel_njit(inline="always")
-def _remove(hands, hand_len, seat, code):
-    n = hand_len[seat]
-    j = 0
-    while hands[seat, j] != code:
-        j += 1
-    for i in range(j, n - 1):
-        hands[seat, i] = hands[seat, i + 1]
-    hand_len[seat] = n - 1
-
-
-@kernel_njit()
-def _unique_leader(totals, players):
-    """The seat with the strictly highest total, or -1 on a tie."""
-    best, who = totals[0], 0
-    for s in range(1, players):
-        if totals[s] > best:
-            best, who = totals[s], s
-        elif totals[s] == best:
-            who = -1
-    return who
 
 
 @kernel_njit()
@@ -138,13 +75,13 @@ def _is_legal_action(action, code, v, lamp, legal, n_legal, lamp_min, lamp_max):
 
 
 @kernel_njit()
-def _forced(legal, n_legal, T, break_at, top_kind, top_value, clamp, lamp_min):
+def _forced(legal, n_legal, T, break_at, top_kind, top_value, lamp_min):
     """True when every legal action breaks (STRAW-15 statistics; a Lamp is safest at its smallest value)."""
     for i in range(n_legal):
         c = legal[i]
-        if c == STRAW or c == REVERSE or 11 <= c <= 19:
+        if c == STRAW or c == REVERSE or is_carpet(c):
             return False  # the Straw never breaks; escapes never raise T
-        add = c if c <= 10 else lamp_min
+        add = c if c <= ITEM_MAX_CODE else lamp_min
         if c == COPY:
             if top_kind == K_ADD:
                 add = top_value
@@ -155,36 +92,275 @@ def _forced(legal, n_legal, T, break_at, top_kind, top_value, clamp, lamp_min):
     return True
 
 
-# No reference counting in the per-game function: it allocates nothing (scratch comes from the block), and numba's
-# increments/decrements around every helper taking an array cost more than a third of a heuristic game.
-@kernel_njit(_nrt=False)
-def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, deck, hands,
-              hand_len, totals, legal, obs, rng, trace, trace_len):
-    """One game, STRAW-2..21. Writes seat_row(players, seat columns) and game_row(game columns). Scratch:
-    deck(deck size) hands(6, MAX_HAND+1) hand_len(6) totals(6) legal(24) obs(OBS_SIZE) rng(1); `trace` has 0 rows
-    unless a trace is wanted."""
-    stream_into(rng, seed, game_index)
-    tracing = trace.shape[0] > 0
-    break_at = rp[R_BREAK_AT]
-    hand_size = rp[R_HAND_SIZE]
-    n_deck = deck0.shape[0]
-    clamp = rp[R_CLAMP]
-    lamp_min = rp[R_LAMP_MIN]
-    lamp_max = rp[R_LAMP_MAX]
+@kernel_njit(inline="always")
+def _start_game(rp, players, seat_row, game_row, w):
+    """Zero the outputs and totals; the observation's rule fields, which never change in a game."""
     for s in range(players):
         for j in range(seat_row.shape[1]):
             seat_row[s, j] = 0
-        totals[s] = 0
+        w.totals[s] = 0
     for j in range(game_row.shape[0]):
         game_row[j] = 0
+    obs = w.obs
     for j in range(obs.shape[0]):
         obs[j] = 0
     obs[O_PLAYERS] = players
-    obs[O_BREAK_AT] = break_at
-    obs[O_LAMP_MIN] = lamp_min
-    obs[O_LAMP_MAX] = lamp_max
-    obs[O_CLAMP] = clamp
-    first_dealer = below(rng, players)  # STRAW-2
+    obs[O_BREAK_AT] = rp[R_BREAK_AT]
+    obs[O_LAMP_MIN] = rp[R_LAMP_MIN]
+    obs[O_LAMP_MAX] = rp[R_LAMP_MAX]
+    obs[O_CLAMP] = rp[R_CLAMP]
+
+
+@kernel_njit(inline="always")
+def _deal_round(rnd, dealer, hand_size, deck0, players, tracing, w):
+    """STRAW-3/4: gather and shuffle, deal one card at a time from the seat left of the dealer. The shuffle is lazy:
+    each draw takes a uniform card from the rest of the pile (forward Fisher–Yates one step at a time), so cards
+    never drawn cost no random numbers. Returns the number of cards taken from the pile."""
+    deck, hands, hand_len, obs = w.deck, w.hands, w.hand_len, w.obs
+    n_deck = deck0.shape[0]
+    for j in range(n_deck):
+        deck[j] = deck0[j]
+    pos = 0
+    for s in range(players):
+        hand_len[s] = 0
+    for _ in range(hand_size):
+        s = dealer
+        for i in range(players):
+            s = next_seat(s, 1, players)
+            insert_sorted(hands, hand_len, s, draw(w.rng, deck, pos, n_deck))
+            pos += 1
+    for s in range(players):
+        obs[O_HAND_SIZES + s] = hand_len[s]
+    obs[O_ROUND] = rnd
+    obs[O_DEALER] = dealer
+    for c in range(N_CODES):
+        obs[O_PLAYED + c] = 0
+    if tracing:
+        record(w.trace, w.trace_len, EV_ROUND, rnd, dealer, n_deck - pos, 0, 0, 0, 0)
+        for s in range(players):
+            for i in range(hand_len[s]):
+                record(w.trace, w.trace_len, EV_DEAL, s, hands[s, i], 0, 0, 0, 0, 0)
+    return pos
+
+
+@kernel_njit(inline="always")
+def _legal_codes(hands, hand_len, legal, seat, T, break_at, stack_len):
+    """STRAW-7: the distinct legal codes of the seat into legal[:n], ascending (hands are kept sorted); returns n."""
+    n_legal = 0
+    prev = -1
+    for i in range(hand_len[seat]):
+        c = hands[seat, i]
+        if c != prev and _legal(c, T, break_at, stack_len):
+            legal[n_legal] = c
+            n_legal += 1
+        prev = c
+    return n_legal
+
+
+@kernel_njit(inline="always")
+def _effect(code, v, top_kind, top_value):
+    """STRAW-8..13: the resolved effect (kind, value) of a played card; a Copy takes the effect beneath it, with a
+    new value for a Lamp."""
+    if code <= ITEM_MAX_CODE:
+        return K_ADD, code
+    if code <= CARPET_MAX_CODE:
+        return K_SUB, code - ITEM_MAX_CODE
+    if code == REVERSE:
+        return K_REV, 0
+    if code == LAMP:
+        return K_LAMP, v
+    if top_kind == K_LAMP:  # COPY
+        return top_kind, v
+    return top_kind, top_value
+
+
+@kernel_njit(inline="always")
+def _count_play(code, top_kind, top_value, game_row):
+    """The per-card statistics of a resolved play (§8)."""
+    if ITEM_MAX_CODE < code <= CARPET_MAX_CODE:
+        game_row[G_P_CARPET] += 1
+    elif code == REVERSE:
+        game_row[G_P_REV] += 1
+    elif code == LAMP:
+        game_row[G_P_LAMP] += 1
+    elif code == COPY:
+        game_row[G_P_COPY] += 1
+    if top_kind == K_LAMP:
+        game_row[G_LAMP_CHOICES] += 1
+        game_row[G_LAMP_SUM] += top_value
+
+
+@kernel_njit(inline="always")
+def _count_break(code, T, break_at, game_row):
+    """STRAW-15 statistics of a normal break (the forced flag is counted by the caller)."""
+    game_row[G_BREAK_SUM] += T
+    game_row[G_OVER_SUM] += T - break_at
+    if code <= ITEM_MAX_CODE:
+        game_row[G_BC_ITEM] += 1
+    elif code == LAMP:
+        game_row[G_BC_LAMP] += 1
+    else:
+        game_row[G_BC_COPY] += 1
+
+
+@kernel_njit(inline="always")
+def _choose(seat, sid, T, direction, pile, stack_len, top_kind, top_value, n_legal, lamp_min, lamp_max, sparams,
+            users, w):
+    """The seat's action: `random` from the legal codes alone, the others from the observation."""
+    if sid == RANDOM:
+        return choose_random(w.legal, n_legal, top_kind == K_LAMP, lamp_min, lamp_max, w.rng)
+    _fill_turn_obs(w.obs, w.hands, w.hand_len, w.legal, n_legal, seat, T, direction, pile, stack_len, top_kind,
+                   top_value)
+    if sid > 0:
+        return choose_builtin(sid, w.obs, sparams[seat], w.rng)
+    return users[seat](w.obs, sparams[seat], w.rng)
+
+
+@kernel_njit(inline="always")
+def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracing, w):
+    """Turns from the seat left of the dealer (STRAW-5) until the round ends: each seat plays a legal card, resolves
+    it and draws (STRAW-6..16), or passes (STRAW-17). Returns (ending, ender, T, cards taken from the pile); the
+    ending is ILLEGAL when a plug-in broke the rules (game error set)."""
+    deck, hands, hand_len, legal, obs = w.deck, w.hands, w.hand_len, w.legal, w.obs
+    n_deck = deck.shape[0]
+    break_at = rp[R_BREAK_AT]
+    clamp = rp[R_CLAMP]
+    lamp_min = rp[R_LAMP_MIN]
+    lamp_max = rp[R_LAMP_MAX]
+    T = 0
+    direction = 1
+    stack_len = 0
+    top_kind = K_NONE
+    top_value = 0
+    seat = next_seat(dealer, 1, players)  # STRAW-5
+    passes_in_row = 0
+    while True:
+        n_legal = _legal_codes(hands, hand_len, legal, seat, T, break_at, stack_len)
+        if n_legal == 0:  # STRAW-17: pass; N passes in a row stall the round
+            game_row[G_PASSES] += 1
+            passes_in_row += 1
+            if tracing:
+                record(w.trace, w.trace_len, EV_PASS, seat, T, 0, 0, 0, 0, 0)
+            if passes_in_row == players:
+                return STALL, -1, T, pos
+            seat = next_seat(seat, direction, players)
+            continue
+        passes_in_row = 0
+        sid = sids[seat]
+        action = _choose(seat, sid, T, direction, n_deck - pos, stack_len, top_kind, top_value, n_legal, lamp_min,
+                         lamp_max, sparams, users, w)
+        code = action // ACTION_BASE
+        v = action % ACTION_BASE
+        lamp = code == LAMP or (code == COPY and top_kind == K_LAMP)
+        if sid < 0 and not _is_legal_action(action, code, v, lamp, legal, n_legal, lamp_min, lamp_max):
+            game_row[G_ERROR] = ERROR_ILLEGAL  # a plug-in broke the rules; shipped strategies are tested
+            return ILLEGAL, -1, T, pos
+        if not lamp:
+            v = 0
+        if T == break_at and legal[n_legal - 1] == STRAW:
+            game_row[G_STRAW_CHANCES] += 1
+            if code != STRAW:
+                game_row[G_STRAW_DECLINED] += 1
+        remove_card(hands, hand_len, seat, code)
+        obs[O_HAND_SIZES + seat] -= 1
+        obs[O_PLAYED + code] += 1
+        game_row[G_TURNS] += 1
+        stack_len += 1
+        if code == STRAW:  # STRAW-14: straw break, no draw
+            if tracing:
+                record(w.trace, w.trace_len, EV_PLAY, seat, code, 0, K_NONE, 0, T, direction)
+            return STRAW_BREAK, seat, T, pos
+        T_before, kind_before, value_before = T, top_kind, top_value
+        top_kind, top_value = _effect(code, v, top_kind, top_value)
+        _count_play(code, top_kind, top_value, game_row)
+        if top_kind == K_ADD or top_kind == K_LAMP:  # STRAW-8, STRAW-9
+            T += top_value
+        elif top_kind == K_SUB:
+            T -= top_value
+            if clamp == 1 and T < 0:  # STRAW-10
+                game_row[G_CLAMP_LOSS] += -T
+                T = 0
+        else:  # STRAW-11
+            direction = -direction
+        if tracing:
+            record(w.trace, w.trace_len, EV_PLAY, seat, code, v, top_kind, top_value, T, direction)
+        if T > break_at:  # STRAW-15: normal break, no draw
+            game_row[G_FORCED] += _forced(legal, n_legal, T_before, break_at, kind_before, value_before, lamp_min)
+            _count_break(code, T, break_at, game_row)
+            return NORMAL_BREAK, seat, T, pos
+        if T == break_at:
+            game_row[G_EXACT] += 1
+        if pos < n_deck:  # STRAW-6: draw if the pile holds a card
+            card = draw(w.rng, deck, pos, n_deck)
+            insert_sorted(hands, hand_len, seat, card)
+            obs[O_HAND_SIZES + seat] += 1
+            pos += 1
+            if tracing:
+                record(w.trace, w.trace_len, EV_DRAW, seat, card, n_deck - pos, 0, 0, 0, 0)
+        seat = next_seat(seat, direction, players)  # STRAW-16
+
+
+@kernel_njit(inline="always")
+def _round_scores(rnd, ended, ender, T, pos, players, seat_row, game_row, tracing, w):
+    """STRAW-18 round scores into the totals (STRAW-19), and the round's statistics."""
+    hands, hand_len, totals, obs = w.hands, w.hand_len, w.totals, w.obs
+    if ended == NORMAL_BREAK:
+        game_row[G_NORMAL] += 1
+        seat_row[ender, S_BREAKS] += 1
+    elif ended == STRAW_BREAK:
+        game_row[G_STRAW] += 1
+        seat_row[ender, S_STRAW_BREAKS] += 1
+    else:
+        game_row[G_STALLS] += 1
+    if pos == w.deck.shape[0]:
+        game_row[G_DECK_OUT] += 1
+    for s in range(players):
+        h = 0
+        for i in range(hand_len[s]):
+            h += hand_value(hands[s, i])
+        if ended == NORMAL_BREAK and s == ender:
+            h = 0
+        elif ended == STRAW_BREAK and s != ender:
+            h = 0
+        totals[s] += h  # STRAW-19
+        obs[O_TOTALS + s] = totals[s]
+        if h == 0:
+            seat_row[s, S_ZERO] += 1
+        elif h < 0:
+            seat_row[s, S_NEG] += 1
+        if rnd == 1 or h > seat_row[s, S_BEST]:
+            seat_row[s, S_BEST] = h
+        if tracing:
+            record(w.trace, w.trace_len, EV_ROUND_END, rnd, ended, ender, T, s, h, totals[s])
+
+
+@kernel_njit(inline="always")
+def _game_over(rp, rnd, rounds, totals, players, game_row):
+    """STRAW-20 (a round per player, or `rounds`), or the evertide variant's target with its round cap."""
+    if rp[R_EVERTIDE] == 1:  # variant evertide replaces STRAW-20
+        top = totals[0]
+        for s in range(1, players):
+            top = max(top, totals[s])
+        if top >= rp[R_TARGET]:
+            return True
+        if rnd >= rp[R_MAX_ROUNDS]:
+            game_row[G_CAPPED] = 1
+            return True
+        return False
+    return rnd >= rounds
+
+
+# No reference counting in the per-game function: it allocates nothing (scratch comes from the block), and numba's
+# increments/decrements around every helper taking an array cost more than a third of a heuristic game. Its phases
+# are inlined into it (inline="always"), so they are compiled under the same flag.
+@kernel_njit(_nrt=False)
+def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
+    """One game, STRAW-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the
+    Scratch."""
+    stream_into(w.rng, seed, game_index)
+    tracing = w.trace.shape[0] > 0
+    _start_game(rp, players, seat_row, game_row, w)
+    first_dealer = below(w.rng, players)  # STRAW-2
     game_row[G_FIRST_DEALER] = first_dealer
     rounds = rp[R_ROUNDS] if rp[R_ROUNDS] > 0 else players  # STRAW-20
     leader = -1  # the last round-end leader with a unique highest total (for lead_changes)
@@ -192,205 +368,29 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
     while True:
         rnd += 1
         dealer = (first_dealer + rnd - 1) % players
-        # STRAW-3: gather and shuffle. The shuffle is lazy: each draw takes a uniform card from the rest of the
-        # pile (forward Fisher–Yates one step at a time), so cards never drawn cost no random numbers.
-        for j in range(n_deck):
-            deck[j] = deck0[j]
-        pos = 0
-        for s in range(players):
-            hand_len[s] = 0
-        for _ in range(hand_size):  # STRAW-4: one card at a time from the seat left of the dealer
-            s = dealer
-            for i in range(players):
-                s = _next_seat(s, 1, players)
-                _insert_sorted(hands, hand_len, s, _draw(rng, deck, pos, n_deck))
-                pos += 1
-        for s in range(players):
-            obs[O_HAND_SIZES + s] = hand_len[s]
-        obs[O_ROUND] = rnd
-        obs[O_DEALER] = dealer
-        for c in range(24):
-            obs[O_PLAYED + c] = 0
-        if tracing:
-            record(trace, trace_len, EV_ROUND, rnd, dealer, n_deck - pos, 0, 0, 0, 0)
-            for s in range(players):
-                for i in range(hand_len[s]):
-                    record(trace, trace_len, EV_DEAL, s, hands[s, i], 0, 0, 0, 0, 0)
-        T = 0
-        direction = 1
-        stack_len = 0
-        top_kind = K_NONE
-        top_value = 0
-        seat = _next_seat(dealer, 1, players)  # STRAW-5
-        passes_in_row = 0
-        ended = ONGOING
-        ender = -1
-        while ended == ONGOING:
-            # STRAW-7: the distinct legal codes, ascending (hands are kept sorted).
-            n_legal = 0
-            prev = -1
-            for i in range(hand_len[seat]):
-                c = hands[seat, i]
-                if c != prev and _legal(c, T, break_at, stack_len):
-                    legal[n_legal] = c
-                    n_legal += 1
-                prev = c
-            if n_legal == 0:  # STRAW-17: pass; N passes in a row stall the round
-                game_row[G_PASSES] += 1
-                passes_in_row += 1
-                if tracing:
-                    record(trace, trace_len, EV_PASS, seat, T, 0, 0, 0, 0, 0)
-                if passes_in_row == players:
-                    ended = STALL
-                else:
-                    seat = _next_seat(seat, direction, players)
-                continue
-            passes_in_row = 0
-            sid = sids[seat]
-            if sid == RANDOM:
-                action = choose_random(legal, n_legal, top_kind == K_LAMP, lamp_min, lamp_max, rng)
-            else:
-                _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, n_deck - pos, stack_len,
-                               top_kind, top_value)
-                if sid > 0:
-                    action = choose_builtin(sid, obs, sparams[seat], rng)
-                else:
-                    action = users[seat](obs, sparams[seat], rng)
-            code = action // ACTION_BASE
-            v = action % ACTION_BASE
-            lamp = code == LAMP or (code == COPY and top_kind == K_LAMP)
-            if sid < 0 and not _is_legal_action(action, code, v, lamp, legal, n_legal, lamp_min, lamp_max):
-                game_row[G_ERROR] = ERROR_ILLEGAL  # a plug-in broke the rules; shipped strategies are tested
-                return
-            if not lamp:
-                v = 0
-            if T == break_at and legal[n_legal - 1] == STRAW:
-                game_row[G_STRAW_CHANCES] += 1
-                if code != STRAW:
-                    game_row[G_STRAW_DECLINED] += 1
-            T_before = T
-            _remove(hands, hand_len, seat, code)
-            obs[O_HAND_SIZES + seat] -= 1
-            obs[O_PLAYED + code] += 1
-            game_row[G_TURNS] += 1
-            stack_len += 1
-            if code == STRAW:  # STRAW-14: straw break, no draw
-                ended = STRAW_BREAK
-                ender = seat
-                if tracing:
-                    record(trace, trace_len, EV_PLAY, seat, code, 0, K_NONE, 0, T, direction)
-                break
-            # Resolve (STRAW-8..13); a Copy takes the effect beneath it, a new value for a Lamp.
-            kind_before, value_before = top_kind, top_value
-            if code <= 10:
-                top_kind, top_value = K_ADD, code
-            elif code <= 19:
-                top_kind, top_value = K_SUB, code - 10
-                game_row[G_P_CARPET] += 1
-            elif code == REVERSE:
-                top_kind, top_value = K_REV, 0
-                game_row[G_P_REV] += 1
-            elif code == LAMP:
-                top_kind, top_value = K_LAMP, v
-                game_row[G_P_LAMP] += 1
-            else:  # COPY
-                game_row[G_P_COPY] += 1
-                if top_kind == K_LAMP:
-                    top_value = v
-            if top_kind == K_LAMP:
-                game_row[G_LAMP_CHOICES] += 1
-                game_row[G_LAMP_SUM] += top_value
-            if top_kind == K_ADD or top_kind == K_LAMP:
-                T += top_value
-            elif top_kind == K_SUB:
-                T -= top_value
-                if clamp == 1 and T < 0:  # STRAW-10
-                    game_row[G_CLAMP_LOSS] += -T
-                    T = 0
-            else:  # STRAW-11
-                direction = -direction
-            if tracing:
-                record(trace, trace_len, EV_PLAY, seat, code, v, top_kind, top_value, T, direction)
-            if T > break_at:  # STRAW-15: normal break, no draw
-                ended = NORMAL_BREAK
-                ender = seat
-                game_row[G_FORCED] += _forced(legal, n_legal, T_before, break_at, kind_before, value_before, clamp,
-                                              lamp_min)
-                game_row[G_BREAK_SUM] += T
-                game_row[G_OVER_SUM] += T - break_at
-                if code <= 10:
-                    game_row[G_BC_ITEM] += 1
-                elif code == LAMP:
-                    game_row[G_BC_LAMP] += 1
-                else:
-                    game_row[G_BC_COPY] += 1
-                break
-            if T == break_at:
-                game_row[G_EXACT] += 1
-            if pos < n_deck:  # STRAW-6: draw if the pile holds a card
-                card = _draw(rng, deck, pos, n_deck)
-                _insert_sorted(hands, hand_len, seat, card)
-                obs[O_HAND_SIZES + seat] += 1
-                pos += 1
-                if tracing:
-                    record(trace, trace_len, EV_DRAW, seat, card, n_deck - pos, 0, 0, 0, 0)
-            seat = _next_seat(seat, direction, players)  # STRAW-16
-        # STRAW-18: round scores.
-        if ended == NORMAL_BREAK:
-            game_row[G_NORMAL] += 1
-            seat_row[ender, S_BREAKS] += 1
-        elif ended == STRAW_BREAK:
-            game_row[G_STRAW] += 1
-            seat_row[ender, S_STRAW_BREAKS] += 1
-        else:
-            game_row[G_STALLS] += 1
-        if pos == n_deck:
-            game_row[G_DECK_OUT] += 1
-        for s in range(players):
-            h = 0
-            for i in range(hand_len[s]):
-                h += hand_value(hands[s, i])
-            if ended == NORMAL_BREAK and s == ender:
-                h = 0
-            elif ended == STRAW_BREAK and s != ender:
-                h = 0
-            totals[s] += h  # STRAW-19
-            obs[O_TOTALS + s] = totals[s]
-            if h == 0:
-                seat_row[s, S_ZERO] += 1
-            elif h < 0:
-                seat_row[s, S_NEG] += 1
-            if rnd == 1 or h > seat_row[s, S_BEST]:
-                seat_row[s, S_BEST] = h
-            if tracing:
-                record(trace, trace_len, EV_ROUND_END, rnd, ended, ender, T, s, h, totals[s])
-        new_leader = _unique_leader(totals, players)
+        pos = _deal_round(rnd, dealer, rp[R_HAND_SIZE], deck0, players, tracing, w)
+        ended, ender, T, pos = _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracing, w)
+        if ended == ILLEGAL:
+            return
+        _round_scores(rnd, ended, ender, T, pos, players, seat_row, game_row, tracing, w)
+        new_leader = unique_leader(w.totals, players)
         if new_leader >= 0:
             if leader >= 0 and new_leader != leader:
                 game_row[G_LEAD_CHANGES] += 1
             leader = new_leader
-        if rp[R_EVERTIDE] == 1:  # variant evertide replaces STRAW-20
-            top = totals[0]
-            for s in range(1, players):
-                top = max(top, totals[s])
-            if top >= rp[R_TARGET]:
-                break
-            if rnd >= rp[R_MAX_ROUNDS]:
-                game_row[G_CAPPED] = 1
-                break
-        elif rnd >= rounds:
+        if _game_over(rp, rnd, rounds, w.totals, players, game_row):
             break
     game_row[G_ROUNDS] = rnd
     for s in range(players):
-        seat_row[s, S_SCORE] = totals[s]
-    set_ranks(seat_row, players, totals)  # STRAW-21
+        seat_row[s, S_SCORE] = w.totals[s]
+    set_ranks(seat_row, players, w.totals)  # STRAW-21
 
 
 @kernel_njit()
-def _scratch(n_deck):
-    """Per-thread working arrays for play_game: deck, hands, hand_len, totals, legal, obs, rng."""
-    return (np.empty(n_deck, np.int8), np.zeros((6, MAX_HAND + 1), np.int8), np.zeros(6, np.int64),
-            np.zeros(6, np.int64), np.zeros(24, np.int64), np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64))
+def _scratch(n_deck, trace, trace_len):
+    return Scratch(np.empty(n_deck, np.int8), np.zeros((MAX_SEATS, MAX_HAND + 1), np.int8),
+                   np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(N_CODES, np.int64),
+                   np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64), trace, trace_len)
 
 
 _CHUNK_SIGNATURE = types.void(
@@ -404,9 +404,7 @@ def run_chunk(rp, deck0, players, sids, sparams, users, seed, start, count, seat
     Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
     blocks = min(count, 256)
     for b in prange(blocks):
-        deck, hands, hand_len, totals, legal, obs, rng = _scratch(deck0.shape[0])
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
-        trace_len = np.zeros(1, np.int64)
+        w = _scratch(deck0.shape[0], np.zeros((0, TRACE_WIDTH), np.int32), np.zeros(1, np.int64))
         # Each block reads its own copies of the shared inputs: numba counts references to an array on every call
         # that takes it, and threads doing that on one shared array fight over its cache line.
         # The same goes for views of the shared outputs, so a game writes into block-local rows first.
@@ -414,8 +412,7 @@ def run_chunk(rp, deck0, players, sids, sparams, users, seed, start, count, seat
         seat_row = np.zeros((players, seat_out.shape[2]), np.int32)
         game_row = np.zeros(game_out.shape[1], np.int32)
         for i in range(count * b // blocks, count * (b + 1) // blocks):
-            play_game(my_rp, my_deck0, players, my_sids, my_sparams, users, seed, start + i, seat_row, game_row,
-                      deck, hands, hand_len, totals, legal, obs, rng, no_trace, trace_len)
+            play_game(my_rp, my_deck0, players, my_sids, my_sparams, users, seed, start + i, seat_row, game_row, w)
             for s in range(players):
                 for j in range(seat_row.shape[1]):
                     seat_out[i, s, j] = seat_row[s, j]
@@ -426,12 +423,12 @@ def run_chunk(rp, deck0, players, sids, sparams, users, seed, start, count, seat
 @kernel_njit()
 def trace_one(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace, trace_len):
     """One game with its event log (for `sim trace`)."""
-    deck, hands, hand_len, totals, legal, obs, rng = _scratch(deck0.shape[0])
-    play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, deck, hands,
-              hand_len, totals, legal, obs, rng, trace, trace_len)
+    play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row,
+              _scratch(deck0.shape[0], trace, trace_len))
 
 
 def kernel_data(params, players, data=None):
+    """The kernel's inputs: rule vector (rules.PARAMS order) and the canonical deck."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     return rp, np.array(rules.build_deck(params), np.int8)
 

@@ -13,12 +13,11 @@ from dataclasses import dataclass, field
 
 from sim.rng import PyStream
 from sim.spec import GameRecord, rank_and_win60
-from sim.games.straw.rules import COPY, ERROR_ILLEGAL, LAMP, REVERSE, STRAW, build_deck, hand_value
+from sim.games.straw.obs import K_ADD as ADD, K_LAMP as LAMP_EFFECT, K_NONE as NONE, K_REV as REV, K_SUB as SUB
+from sim.games.straw.rules import (CARPET_MAX_CODE, COPY, ERROR_ILLEGAL, ITEM_MAX_CODE, LAMP, NORMAL_BREAK, ONGOING,
+                                   REVERSE, STALL, STRAW, STRAW_BREAK, build_deck, hand_value)
 
-# Resolved effects (STRAW-12) on the Camel's stack.
-NONE, ADD, SUB, LAMP_EFFECT, REV = 0, 1, 2, 3, 4
-# How a round ended.
-ONGOING, NORMAL_BREAK, STRAW_BREAK, STALL = 0, 1, 2, 3
+# Resolved effects (STRAW-12) on the Camel's stack are the observation's K_* kinds, named here as the rules name them.
 
 
 @dataclass
@@ -88,10 +87,10 @@ def resolves_as_lamp(r, code):
 
 def effect_of(r, code, v):
     """The resolved effect (kind, value) of playing `code` with Lamp value `v` now (STRAW-8..13)."""
-    if 1 <= code <= 10:
+    if 1 <= code <= ITEM_MAX_CODE:
         return ADD, code
-    if 11 <= code <= 19:
-        return SUB, code - 10
+    if ITEM_MAX_CODE < code <= CARPET_MAX_CODE:
+        return SUB, code - ITEM_MAX_CODE
     if code == REVERSE:
         return REV, 0
     if code == LAMP:
@@ -153,7 +152,7 @@ def play(r, code, v=0):
     st["plays_reverse"] += code == REVERSE
     st["plays_copy"] += code == COPY
     st["plays_lamp"] += code == LAMP
-    st["plays_carpet"] += 11 <= code <= 19
+    st["plays_carpet"] += ITEM_MAX_CODE < code <= CARPET_MAX_CODE
     if kind == LAMP_EFFECT:
         st["lamp_choices"] += 1
         st["lamp_value_sum"] += value
@@ -173,7 +172,7 @@ def play(r, code, v=0):
         st["forced_breaks"] += forced
         st["break_total_sum"] += r.T
         st["overshoot_sum"] += r.T - p["break_at"]
-        st["break_card_item"] += 1 <= code <= 10
+        st["break_card_item"] += 1 <= code <= ITEM_MAX_CODE
         st["break_card_lamp"] += code == LAMP
         st["break_card_copy"] += code == COPY
         return
@@ -251,7 +250,7 @@ def _candidates(obs):
 
 
 def _is_escape(view, code, v):
-    if code == REVERSE or 11 <= code <= 19:
+    if code == REVERSE or ITEM_MAX_CODE < code <= CARPET_MAX_CODE:
         return True
     return code == COPY and view.top()[0] in (REV, SUB)
 

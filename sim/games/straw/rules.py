@@ -11,9 +11,13 @@ LENGTH_COLUMN = "turns"
 VERSION = "1"
 
 # Card codes (STRAW-1): 1–10 items of that weight, 11–19 Carpets −(code−10), then the specials.
+ITEM_MAX_CODE = 10  # items are codes 1..10; a Carpet's magnitude is its code − ITEM_MAX_CODE
+CARPET_MAX_CODE = 19  # Carpets are codes 11..19
 REVERSE, COPY, LAMP, STRAW = 20, 21, 22, 23
 N_CODES = 24  # codes 0..23; 0 is unused
 MAX_HAND = 10
+# How a round ended (STRAW-14, STRAW-15, STRAW-17).
+ONGOING, NORMAL_BREAK, STRAW_BREAK, STALL = 0, 1, 2, 3
 
 PARAMS = (
     Param("break_at", 50, 10, 200, "the back breaks when T > break_at; the Straw is legal at T == break_at"),
@@ -74,10 +78,10 @@ ERROR_CODES = {ERROR_ILLEGAL: "a strategy chose an illegal action (a card it may
 
 def hand_value(code):
     """STRAW-18 hand value: items +w, Carpets −k, Reverse/Copy/Lamp/Straw 0."""
-    if 1 <= code <= 10:
+    if 1 <= code <= ITEM_MAX_CODE:
         return code
-    if 11 <= code <= 19:
-        return -(code - 10)
+    if ITEM_MAX_CODE < code <= CARPET_MAX_CODE:
+        return -(code - ITEM_MAX_CODE)
     return 0
 
 
@@ -87,7 +91,7 @@ def build_deck(p):
     for w in range(p["item_min"], p["item_max"] + 1):
         deck += [w] * p["item_copies"]
     for k in range(p["carpet_min"], p["carpet_max"] + 1):
-        deck += [10 + k] * p["carpet_copies"]
+        deck += [ITEM_MAX_CODE + k] * p["carpet_copies"]
     deck += [REVERSE] * p["reverse"] + [COPY] * p["copy"] + [LAMP] * p["lamp"] + [STRAW] * p["straw"]
     return deck
 
