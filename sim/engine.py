@@ -104,7 +104,14 @@ def run_chunk(config, seed, start, count, inputs=None):
     data, (sids, sparams, users) = inputs or config.kernel_inputs()
     seat_out = np.zeros((count, config.players, len(game.all_seat_columns)), np.int32)
     game_out = np.zeros((count, len(game.all_game_columns)), np.int32)
-    game.chunk_kernel(*data, config.players, sids, sparams, users, seed, start, count, seat_out, game_out)
+    try:
+        game.chunk_kernel(*data, config.players, sids, sparams, users, seed, start, count, seat_out, game_out)
+    except TypeError as exc:  # numba cannot pass a plug-in that may raise as a first-class function
+        plugins = [s.label for s in config.seats if s.fn is not None]
+        if not plugins or "No matching definition" not in str(exc):
+            raise
+        raise SpecError(f"plug-in strategy {plugins[0]} cannot be called from the kernel: a plug-in must return "
+                        "an action and never raise (numba first-class functions have no exceptions)") from None
     bad = np.flatnonzero(game_out[:, 0])
     if bad.size:
         code = int(game_out[bad[0], 0])

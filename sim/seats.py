@@ -96,7 +96,6 @@ def load_plugin(path, func_name):
         raise SpecError(f"strategy {func_name} in '{path}' does not compile as "
                         f"choose(obs int32[::1], params float64[::1], rng uint64[::1]) -> int64: {reason}") from None
     defaults = _plugin_params(path, func_name, getattr(module, "PARAMS", {}))
-    _probe(path, func_name, py_func, len(defaults))
     return compiled, defaults
 
 
@@ -117,26 +116,6 @@ def _plugin_params(path, func_name, declared):
                             f"not {value!r}")
         out[key] = float(value)
     return out
-
-
-PROBE_OBS = 1 << 16  # a blank observation longer than any game's
-
-
-def _probe(path, func_name, py_func, n_params):
-    """Call the plug-in once on a blank observation, bounds-checked, before any game: a function that raises or
-    indexes outside its arrays is refused in one line here instead of crashing a kernel (kernels cannot catch
-    errors inside a strategy, docs/errors.md)."""
-    from numba import njit
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        checked = njit(USER_SIGNATURE, cache=False, boundscheck=True)(py_func)
-    try:
-        checked(np.zeros(PROBE_OBS, np.int32), np.zeros(max(n_params, 1), np.float64), np.ones(1, np.uint64))
-    except Exception as exc:  # the user's function: its error in one line
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        raise SpecError(f"strategy {func_name} in '{path}' failed on a blank observation: {type(exc).__name__}"
-                        + (f": {reason}" if reason else "") + " (plug-ins must not raise or index outside obs)") \
-            from None
 
 
 def _label(base, params, defaults):

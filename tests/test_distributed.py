@@ -127,3 +127,22 @@ def test_ctrl_c_on_a_cluster_run_leaves_a_valid_partial_run(tmp_path):
 
 def _ls(path):
     return [f for f in os.listdir(path) if not f.startswith(".")] if os.path.isdir(path) else []
+
+
+def test_a_study_on_the_cluster_gives_the_numbers_of_one_in_process(cluster):
+    """sim tune's trials play game ranges (blocks) on the Dask backend exactly as on local threads."""
+    from sim.distributed import DaskBackend
+    from sim.search import Search, backend_player, run_study
+    from sim.search_space import parse_param, parse_target
+    from sim.backends import LocalBackend
+    spec = get_game("straw")
+
+    def study(backend):
+        search = Search(spec, 3, [parse_param(spec, "break_at=40:60")], [parse_target("length=70", 3)], n=800,
+                        seed=8)
+        return run_study(search, 4, validate=800, play=backend_player(backend))
+    backend = DaskBackend()
+    backend.client = cluster  # the module's running cluster
+    on_cluster = study(backend)
+    in_process = study(LocalBackend(1))
+    assert on_cluster["trials"] == in_process["trials"] and on_cluster["best"] == in_process["best"]
