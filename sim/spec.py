@@ -176,9 +176,10 @@ class GameSpec:
         by_variant = {name: (v.name, value) for v in chosen for name, value in v.sets.items()}
         for name, value in (sets or {}).items():
             p = self.param(name)
-            if name in by_variant and by_variant[name][1] != value:
+            if name in by_variant and by_variant[name][1] != value and value == p.default:
+                # setting it back to the base value undoes the variant (refining it, e.g. score_cap=5, is fine)
                 variant, wanted = by_variant[name]
-                raise SpecError(f"--set {name}={value} contradicts variant {variant} (which sets {name}={wanted}); "
+                raise SpecError(f"--set {name}={value} undoes variant {variant} (which sets {name}={wanted}); "
                                 f"drop one of them")
             if not p.lo <= value <= p.hi:
                 raise SpecError(f"{self.id} parameter {name}={value} is out of range; accepted: {p.lo}..{p.hi}")

@@ -54,7 +54,7 @@ def test_a_fault_mid_run_keeps_the_finished_games_and_names_the_game(tmp_path):
 
 @pytest.mark.parametrize("args, needles", [
     (["run", "straw", "--set", "weighted.w_break=3"], ["reaches no seat", "no seat plays weighted"]),
-    (["run", "straw", "--variant", "evertide", "--set", "evertide=0"], ["contradicts variant evertide"]),
+    (["run", "straw", "--variant", "evertide", "--set", "evertide=0"], ["undoes variant evertide"]),
     (["run", "straw", "--scheduler", "foo"], ["not a scheduler address"]),
     (["run", "straw", "--scheduler", ""], ["not a scheduler address"]),
     (["run", "straw", "--scheduler", "tcp://"], ["not a scheduler address"]),
