@@ -1,6 +1,6 @@
 """Where chunks of games are played: two backends with one interface.
 
-    with LocalBackend(threads) as backend:            # numba threads in this process
+    with LocalBackend(threads) as backend:            # the engine's threads in this process
     with DaskBackend(scheduler, workers) as backend:  # tasks on a Dask cluster (sim/distributed.py)
         multi = backend.run(configs, n, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None)
 
@@ -103,7 +103,7 @@ class DeferredInterrupt:
 
 
 class LocalBackend:
-    """Chunks played one after another in this process, each by one parallel kernel call on `threads` threads."""
+    """Chunks played one after another in this process, each cut into blocks played on `threads` threads."""
 
     def __init__(self, threads=None):
         self.threads = threads

@@ -1,4 +1,4 @@
-"""The engine: run configurations, one chunk of games per parallel kernel call, and their results.
+"""The engine: run configurations, a chunk of games at a time on the engine's threads, and their results.
 
 Backends (sim/backends.py) split runs into chunks and merge the chunks' exact aggregates (sim/aggregate.py).
 The engine knows no game by name: it reads everything from the game's `GameSpec`. Game i of a run always plays from
@@ -7,11 +7,13 @@ stream (seed, i), so results do not depend on threads, chunk sizes, workers or b
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numba
 import numpy as np
 
+from sim.kernel_util import TRACE_WIDTH
 from sim.seats import strategy_arrays
 from sim.spec import GameSpec, SpecError
 
@@ -99,13 +101,27 @@ class RunResult:
 
 
 def run_chunk(config, seed, start, count, inputs=None):
-    """Play games start .. start+count-1; returns (seat_out(count, P, S), game_out(count, G)) as int32."""
+    """Play games start .. start+count-1; returns (seat_out(count, P, S), game_out(count, G)) as int32.
+
+    The chunk is cut into blocks that the engine's threads play at once, each by one call of the game's kernel
+    (`play_games`, compiled without the GIL), each writing its own rows of the outputs."""
     game = config.game
     data, (sids, sparams, users) = inputs or config.kernel_inputs()
     seat_out = np.zeros((count, config.players, len(game.all_seat_columns)), np.int32)
     game_out = np.zeros((count, len(game.all_game_columns)), np.int32)
+    play = game.play_kernel
+
+    def block(bounds):
+        lo, hi = bounds
+        play(*data, config.players, sids, sparams, users, seed, start + lo, hi - lo, seat_out[lo:hi],
+             game_out[lo:hi], _NO_TRACE, np.zeros(1, np.int64))
+
     try:
-        game.chunk_kernel(*data, config.players, sids, sparams, users, seed, start, count, seat_out, game_out)
+        blocks = _blocks(count, _pool.threads)
+        if len(blocks) == 1:
+            block(blocks[0])
+        else:
+            list(_pool.executor().map(block, blocks))
     except TypeError as exc:  # numba cannot pass a plug-in that may raise as a first-class function
         plugins = [s.label for s in config.seats if s.fn is not None]
         if not plugins or "No matching definition" not in str(exc):
@@ -120,21 +136,51 @@ def run_chunk(config, seed, start, count, inputs=None):
     return seat_out, game_out
 
 
+_NO_TRACE = np.zeros((0, TRACE_WIDTH), np.int32)  # the kernels' event log when none is wanted
+BLOCKS_PER_THREAD = 4  # a few blocks per thread even out games of unequal length
+MIN_BLOCK = 16  # games; a block builds its scratch once
+
+
+def _blocks(count, threads):
+    """[(lo, hi)] rows of a chunk of `count` games for `threads` threads."""
+    n = 1 if threads == 1 else max(1, min(threads * BLOCKS_PER_THREAD, count // MIN_BLOCK))
+    return [(count * b // n, count * (b + 1) // n) for b in range(n)]
+
+
+class _ThreadPool:
+    """The engine's worker threads: `threads` of them, started on first use and kept for the process."""
+
+    def __init__(self):
+        self.threads = available_threads()
+        self._executor = None
+
+    def resize(self, threads):
+        if threads != self.threads and self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+        self.threads = threads
+
+    def executor(self):
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="sim-block")
+        return self._executor
+
+
 def available_threads():
-    """The most worker threads this process can run (numba's pool: the machine's cores unless configured)."""
+    """The most worker threads this process runs: the machine's cores, or NUMBA_NUM_THREADS when set."""
     return numba.config.NUMBA_NUM_THREADS
 
 
 def set_threads(threads):
     """Use `threads` worker threads (None = all cores); returns the number in use."""
-    available = numba.config.NUMBA_NUM_THREADS
-    if threads is not None:
-        if threads < 1:
-            raise SpecError(f"--threads must be at least 1, not {threads}")
-        numba.set_num_threads(min(threads, available))
-    else:
-        numba.set_num_threads(available)
-    return numba.get_num_threads()
+    available = available_threads()
+    if threads is not None and threads < 1:
+        raise SpecError(f"--threads must be at least 1, not {threads}")
+    _pool.resize(available if threads is None else min(threads, available))
+    return _pool.threads
+
+
+_pool = _ThreadPool()
 
 
 def plan_chunks(chunk_size, measured_rate):

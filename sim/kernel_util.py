@@ -20,8 +20,40 @@ USER_SIGNATURE = types.int64(types.int32[::1], types.float64[::1], types.uint64[
 USER_FN_TYPE = types.FunctionType(USER_SIGNATURE)
 USER_FNS_TYPE = types.UniTuple(USER_FN_TYPE, MAX_SEATS)
 
+# A game's shipped strategies as one dispatch (sid, obs, params, rng) -> action, handed to its kernel as a NativeCall
+# (Crows' heuristics also take scratch arrays and declare their own).
+BUILTIN_SIGNATURE = types.int64(types.int64, types.int32[::1], types.float64[::1], types.uint64[::1])
+BUILTIN_TYPE = types.FunctionType(BUILTIN_SIGNATURE)
+PLAY_TAIL = (types.int64, types.int64, types.int64, types.int32[:, :, ::1], types.int32[:, ::1], types.int32[:, ::1],
+             types.int64[::1])  # play_games' seed, start, count, seat_out, game_out, trace, trace_len
+
 TRACE_WIDTH = 8  # an event is [kind, a, b, c, d, e, f, g]; each game's kernel documents its kinds
 RANK_COL, WIN_COL = 1, 2  # positions of `rank` and `win60` in every seat row (sim.spec.SEAT_BASE)
+
+
+class NativeCall(types.WrapperAddressProtocol):
+    """An njit function handed to a kernel as a first-class function value, called through its address.
+
+    Why: numba links the machine code of every callee into each caller's module and optimises and emits the whole
+    again, so a kernel whose decision call sits six functions deep compiled its game's strategies six more times
+    (Crows: 5 minutes). Passed this way, the strategies are compiled once, on their own, and the kernel holds only a
+    pointer; the indirect call costs nothing next to a heuristic's work. Numba types the object as
+    FunctionType(signature) both in explicit kernel signatures and in lazily typed kernels (trace, tests).
+    """
+
+    def __init__(self, dispatcher, signature):
+        self.dispatcher = dispatcher
+        self._signature = signature
+
+    def signature(self):
+        return self._signature
+
+    def __wrapper_address__(self):
+        result = self.dispatcher.get_compile_result(self._signature)  # compiles, or loads numba's cache, once
+        return result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name)
+
+    def __reduce__(self):  # Dask ships kernel inputs: rebuild from the dispatcher on the other side
+        return NativeCall, (self.dispatcher, self._signature)
 
 
 @njit(USER_SIGNATURE, cache=True)

@@ -91,22 +91,16 @@ class GameSpec:
     def _module(self, name):
         return importlib.import_module(f"{self.package}.{name}")
 
-    # The kernel side, called by the engine as
-    #   chunk_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, start, count,
-    #                seat_out, game_out)
-    #   trace_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, game_index,
-    #                seat_row, game_row, trace, trace_len)
+    # The kernel side, called by the engine (one call per block of games, on its threads) and by `sim trace` as
+    #   play_kernel(*kernel_data(params, players, data), players, sids, sparams, users, seed, start, count,
+    #               seat_out, game_out, trace, trace_len)
     @property
-    def kernel_data(self):  # (params, players, data) -> tuple of arrays (rule vector first)
+    def kernel_data(self):  # (params, players, data) -> (rule vector, the game's arrays..., strategies' dispatch)
         return self._module("kernel").kernel_data
 
     @property
-    def chunk_kernel(self):
-        return self._module("kernel").run_chunk
-
-    @property
-    def trace_kernel(self):
-        return self._module("kernel").trace_one
+    def play_kernel(self):
+        return self._module("kernel").play_games
 
     @property
     def describe_event(self):  # (event row, players) -> dict with "kind", fields and "text"
@@ -211,8 +205,8 @@ def load_spec(package):
 
     `<package>.rules` defines ID, TITLE, VERSION, ALIASES, MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS, PARAMS,
     VARIANTS, STRATEGIES, DEFAULT_STRATEGY, SEAT_COLUMNS, GAME_COLUMNS, LENGTH_COLUMN and optionally RATIOS,
-    ERROR_CODES, validate, DATA_TABLES and load_data. `<package>.kernel` defines kernel_data, run_chunk and
-    trace_one; `<package>.events` describe_event; `<package>.reference` play_game (docs/adding-a-game.md).
+    ERROR_CODES, validate, DATA_TABLES and load_data. `<package>.kernel` defines kernel_data and
+    play_games; `<package>.events` describe_event; `<package>.reference` play_game (docs/adding-a-game.md).
     """
     r = importlib.import_module(f"{package}.rules")
     return GameSpec(

@@ -17,10 +17,11 @@ def trace_game(config, game_index):
     while True:
         trace = np.zeros((capacity, TRACE_WIDTH), np.int32)
         trace_len = np.zeros(1, np.int64)
-        seat_row = np.zeros((config.players, len(game.all_seat_columns)), np.int32)
-        game_row = np.zeros(len(game.all_game_columns), np.int32)
-        game.trace_kernel(*data, config.players, sids, sparams, users, config.seed, game_index, seat_row, game_row,
-                          trace, trace_len)
+        seat_out = np.zeros((1, config.players, len(game.all_seat_columns)), np.int32)
+        game_out = np.zeros((1, len(game.all_game_columns)), np.int32)
+        game.play_kernel(*data, config.players, sids, sparams, users, config.seed, game_index, 1, seat_out,
+                         game_out, trace, trace_len)
+        seat_row, game_row = seat_out[0], game_out[0]
         if trace_len[0] <= capacity:
             break
         capacity = int(trace_len[0])  # the log overflowed: replay with room for all of it

@@ -104,10 +104,10 @@ def test_plugin_plays_and_illegal_action_stops_the_game(tmp_path):
 
 # ---- hidden information at kernel level (KRUKI-37) ---------------------------------------------------------------
 def _state_at(config, game_index, stop_at):
-    rp, stack0, tokens0 = SPEC.kernel_data(config.params, config.players)
+    rp, stack0, tokens0, builtin = SPEC.kernel_data(config.params, config.players)
     sids, sparams, users = config.kernel_inputs()[1]
     scratch = kernel_state.make_scratch(rp, stack0.shape[0], tokens0.shape[0], config.players)
-    stopped = kernel.play_until(rp, stack0, tokens0, config.players, sids, sparams, users, config.seed, game_index,
+    stopped = kernel.play_until(rp, stack0, tokens0, builtin, config.players, sids, sparams, users, config.seed, game_index,
                                 stop_at, scratch)
     return stopped, scratch, sparams
 

@@ -196,7 +196,7 @@ def test_heuristics_leave_the_observation_unchanged_outside_the_work_area():
     """Shipped strategies read the live observation (the kernel's own track): they may only write its work area."""
     from sim.games.kruki_wyscig import rules
     config = make_config(SPEC, 2, "random", (), {}, seed=4)
-    rp, cards = SPEC.kernel_data(config.params, 2)
+    rp, cards, builtin = SPEC.kernel_data(config.params, 2)
     sc = scratch.new_scratch()
     obs, ws, rng = sc.obs, sc.ws, sc.rng
     seat_row = np.zeros((2, len(SPEC.all_seat_columns)), np.int32)
@@ -208,7 +208,7 @@ def test_heuristics_leave_the_observation_unchanged_outside_the_work_area():
     users = config.kernel_inputs()[1][2]
     checked = 0
     for g in range(30):
-        kernel.play_game(rp, cards, sids, sparams, users, 1, g, seat_row, game_row, sc, trace, tl)
+        kernel.play_game(rp, cards, sids, sparams, (builtin, users), 1, g, seat_row, game_row, sc, trace, tl)
         for seat in (0, 1):
             if obs[K.O_DONE + seat]:
                 continue

@@ -8,7 +8,7 @@ decision changes a choice and the game.
 import numpy as np
 import pytest
 
-from sim.engine import EngineError, run_chunk
+from sim.engine import EngineError, run_chunk, set_threads
 from sim.games.sen.events import describe_event
 from sim.games.sen.kernel import kernel_data
 from sim.registry import get_game
@@ -97,11 +97,12 @@ def test_heuristic_games_equal_reference(players, variants, sets, strategy, game
 
 
 def _direct(cfg, start, count, users=None):
-    """The chunk kernel called directly (the engine would raise on an error code)."""
+    """The kernel called directly (the engine would raise on an error code)."""
     data, (sids, sparams, u) = cfg.kernel_inputs()
     seat_out = np.zeros((count, cfg.players, len(SPEC.all_seat_columns)), np.int32)
     game_out = np.zeros((count, len(SPEC.all_game_columns)), np.int32)
-    SPEC.chunk_kernel(*data, cfg.players, sids, sparams, users or u, cfg.seed, start, count, seat_out, game_out)
+    SPEC.play_kernel(*data, cfg.players, sids, sparams, users or u, cfg.seed, start, count, seat_out, game_out,
+                     np.zeros((0, TRACE_WIDTH), np.int32), np.zeros(1, np.int64))
     return seat_out, game_out
 
 
@@ -125,18 +126,17 @@ def test_endless_take2_chain_is_error_2_like_the_reference():
 
 
 def test_results_do_not_depend_on_chunking_or_threads():
-    import numba
     cfg = make_config(SPEC, 4, "memory,random,threshold,memory", (RATCAT,), seed=5)
     whole = run_chunk(cfg, 5, 0, 600)
     parts = [run_chunk(cfg, 5, s, 200) for s in (0, 200, 400)]
     assert np.array_equal(whole[0], np.concatenate([p[0] for p in parts]))
     assert np.array_equal(whole[1], np.concatenate([p[1] for p in parts]))
-    old = numba.get_num_threads()
+    old = set_threads(None)
     try:
-        numba.set_num_threads(1)
+        set_threads(1)
         single = run_chunk(cfg, 5, 0, 600)
     finally:
-        numba.set_num_threads(old)
+        set_threads(old)
     assert np.array_equal(whole[0], single[0]) and np.array_equal(whole[1], single[1])
 
 
@@ -144,14 +144,14 @@ def test_results_do_not_depend_on_chunking_or_threads():
 
 def _trace(cfg, game_index):
     data, (sids, sparams, users) = cfg.kernel_inputs()
-    seat_row = np.zeros((cfg.players, len(SPEC.all_seat_columns)), np.int32)
-    game_row = np.zeros(len(SPEC.all_game_columns), np.int32)
+    seat_out = np.zeros((1, cfg.players, len(SPEC.all_seat_columns)), np.int32)
+    game_out = np.zeros((1, len(SPEC.all_game_columns)), np.int32)
     trace = np.zeros((20000, TRACE_WIDTH), np.int32)
     trace_len = np.zeros(1, np.int64)
-    SPEC.trace_kernel(*data, cfg.players, sids, sparams, users, cfg.seed, game_index, seat_row, game_row, trace,
-                      trace_len)
+    SPEC.play_kernel(*data, cfg.players, sids, sparams, users, cfg.seed, game_index, 1, seat_out, game_out, trace,
+                     trace_len)
     assert trace_len[0] <= trace.shape[0]
-    return seat_row, game_row, [describe_event(trace[i], cfg.players) for i in range(trace_len[0])]
+    return seat_out[0], game_out[0], [describe_event(trace[i], cfg.players) for i in range(trace_len[0])]
 
 
 @pytest.mark.parametrize("players,strategy,variants", [(4, "memory", ()), (3, "random,threshold,memory", (RATCAT,)),
@@ -373,7 +373,7 @@ def test_shipped_strategies_decide_from_the_observation_only():
 
 def test_kernel_data_and_spec():
     params = SPEC.resolve_params(4, (RATCAT,), {})
-    rp, deck, ravens, counts = kernel_data(params, 4)
+    rp, deck, ravens, counts, _ = kernel_data(params, 4)
     assert rp.dtype == np.int64 and rp.tolist() == [params[p.name] for p in R.PARAMS]
     assert deck.tolist() == R.build_deck(params) and ravens.tolist() == R.ravens_table(params)
     assert counts.tolist() == R.card_counts(params)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sim.engine import EngineError, run_chunk
+from sim.kernel_util import TRACE_WIDTH
 from sim.games.skrzaty import kernel, kernel_steps
 from sim.games.skrzaty import obs as O
 from sim.games.skrzaty.kernel import kernel_data
@@ -75,7 +76,8 @@ def _run_with_data(data, players, strategies, params=None, seed=9, count=60):
     sids, sparams, users = strategy_arrays(seats)
     seat_out = np.zeros((count, players, len(SPEC.all_seat_columns)), np.int32)
     game_out = np.zeros((count, len(SPEC.all_game_columns)), np.int32)
-    kernel.run_chunk(*arrays, players, sids, sparams, users, seed, 0, count, seat_out, game_out)
+    kernel.play_games(*arrays, players, sids, sparams, users, seed, 0, count, seat_out, game_out,
+                      np.zeros((0, TRACE_WIDTH), np.int32), np.zeros(1, np.int64))
     strat = [(s.name, dict(s.params)) for s in seats]
     for i in range(count):
         rec = ref.play_game(params, players, seed, i, strat, data=data)
@@ -91,7 +93,7 @@ def test_kernel_data_takes_loaded_data_files(tmp_path):
     the reference given the same tables; data=None is the shipped defaults."""
     default = kernel_data(R.DEFAULT_PARAMS, 4)
     loaded = kernel_data(R.DEFAULT_PARAMS, 4, R.load_data())
-    assert all((a == b).all() for a, b in zip(default, loaded))
+    assert all((a == b).all() for a, b in zip(default[:-1], loaded[:-1])) and default[-1] is loaded[-1]
     (tmp_path / "tokens.csv").write_text("kind,count,gnomes,vp\ngold,1,0,5\nmice,2,3,0\n")
     cards = (ROOT / "sim/data/skrzaty/city_cards.csv").read_text().splitlines()
     cards = [cards[0]] + [ln.replace(",finder,1", ",finder,2").replace(",foreman,1", ",foreman,3") for ln in cards[1:]]
@@ -221,7 +223,7 @@ def test_observation_holds_no_hidden_information():
     params = inspect.signature(kernel_steps._load_private.py_func).parameters
     assert list(params) == ["obs", "hands", "hand_len", "returned", "ret_len", "seat"]
     arrays = kernel_data(R.DEFAULT_PARAMS, 4)
-    rp, cards, rcards, spaces, end_tile, tokens = arrays
+    rp, cards, rcards, spaces, end_tile, tokens, _ = arrays
     rng = np.random.default_rng(1)
     size = O.obs_size(cards.shape[0], tokens.shape[0], spaces.shape[0])
     for trial in range(40):

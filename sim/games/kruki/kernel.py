@@ -9,7 +9,7 @@ One compiled kernel serves every variant: the rules arrive as the int64 paramete
 planes, so a plug-in that writes to its observation cannot change the game.
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from sim.jit import kernel_njit
 from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
@@ -30,7 +30,7 @@ from sim.games.kruki.kernel_state import (EV_END, EV_END_ROUND, EV_FLIGHT, EV_MU
                                           GS_POS, GS_ROUND, GS_SIDE, GS_STOP, GS_STOPPED, GS_SUPPLY, GS_TEND, GS_TPOS,
                                           S_CAP_HITS, S_GRAVE_POINTS, S_MAX_ROUND, S_MURDERS_CHOSEN, S_RANK, S_SCORE,
                                           S_TOKEN_POINTS, S_ZERO, SS_JUNK, SS_KEY, SS_LEN, SS_MOVED, SS_SCORE,
-                                          SS_SHINY, Table, cell_x, cell_y, decide, make_scratch, place, put,
+                                          SS_SHINY, BUILTIN, BUILTIN_TYPE, Table, cell_x, cell_y, decide, make_scratch, place, put,
                                           wants_obs)
 from sim.games.kruki.kernel_turn import take_turn
 
@@ -347,37 +347,26 @@ def play_game(t, s, stack0, tokens0, seed, game_index):
     finish(t, s)
 
 
-_CHUNK_SIGNATURE = types.void(
-    types.int64[::1], types.int8[::1], types.int8[::1], types.int64, types.int64[::1], types.float64[:, ::1],
-    USER_FNS_TYPE, types.int64, types.int64, types.int64, types.int32[:, :, ::1], types.int32[:, ::1])
+_PLAY_SIGNATURE = types.void(
+    types.int64[::1], types.int8[::1], types.int8[::1], BUILTIN_TYPE, types.int64, types.int64[::1],
+    types.float64[:, ::1], USER_FNS_TYPE, types.int64, types.int64, types.int64, types.int32[:, :, ::1],
+    types.int32[:, ::1], types.int32[:, ::1], types.int64[::1])
 
 
-@njit(_CHUNK_SIGNATURE, cache=True, parallel=True)
-def run_chunk(rp, stack0, tokens0, players, sids, sparams, users, seed, start, count, seat_out, game_out):
-    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns).
-    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results.
-    A block's scratch is about 1 MB (the board planes), so a block plays at least 32 games and there are at most 64."""
-    blocks = min(count, 64, max(1, (count + 31) // 32))
-    for b in prange(blocks):
-        s = make_scratch(rp, stack0.shape[0], tokens0.shape[0], players)
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
-        trace_len = np.zeros(1, np.int64)
-        for i in range(count * b // blocks, count * (b + 1) // blocks):
-            t = Table(rp, players, sids, sparams, users, seat_out[i], game_out[i], no_trace, trace_len)
-            play_game(t, s, stack0, tokens0, seed, start + i)
-
-
-@kernel_njit()
-def trace_one(rp, stack0, tokens0, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace,
-              trace_len):
-    """One game with its event log (for `sim trace`)."""
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
+def play_games(rp, stack0, tokens0, builtin, players, sids, sparams, users, seed, start, count, seat_out, game_out,
+               trace, trace_len):
+    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns),
+    on one block's scratch (a game draws from its own stream, so blocks never change results); `trace` (0 rows
+    unless wanted) logs events. The engine runs blocks on its threads (sim.engine.run_chunk)."""
     s = make_scratch(rp, stack0.shape[0], tokens0.shape[0], players)
-    play_game(Table(rp, players, sids, sparams, users, seat_row, game_row, trace, trace_len), s, stack0, tokens0,
-              seed, game_index)
+    for i in range(count):
+        t = Table(rp, players, sids, sparams, users, builtin, seat_out[i], game_out[i], trace, trace_len)
+        play_game(t, s, stack0, tokens0, seed, start + i)
 
 
 @kernel_njit()
-def play_until(rp, stack0, tokens0, players, sids, sparams, users, seed, game_index, stop_at, s):
+def play_until(rp, stack0, tokens0, builtin, players, sids, sparams, users, seed, game_index, stop_at, s):
     """Tests: play game `game_index` up to its decision number `stop_at` (0-based, counting asked decisions) and
     leave the state in the Scratch `s` (from make_scratch) with that decision's observation filled in."""
     s.g[GS_STOP] = stop_at
@@ -385,13 +374,13 @@ def play_until(rp, stack0, tokens0, players, sids, sparams, users, seed, game_in
     game_row = np.zeros(len(GAME_BASE) + len(GAME_COLUMNS), np.int32)
     no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
     trace_len = np.zeros(1, np.int64)
-    play_game(Table(rp, players, sids, sparams, users, seat_row, game_row, no_trace, trace_len), s, stack0, tokens0,
-              seed, game_index)
+    t = Table(rp, players, sids, sparams, users, builtin, seat_row, game_row, no_trace, trace_len)
+    play_game(t, s, stack0, tokens0, seed, game_index)
     return s.g[GS_STOPPED] == 1
 
 
 def kernel_data(params, players, data=None):
-    """(rule vector in rules.PARAMS order, canonical stack kinds, canonical token kinds)."""
+    """(rule vector in rules.PARAMS order, canonical stack kinds, canonical token kinds, the strategies' dispatch)."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     return (rp, np.array(rules.stack_kinds(params), np.int8).reshape(-1),
-            np.array(rules.token_kinds(params), np.int8).reshape(-1))
+            np.array(rules.token_kinds(params), np.int8).reshape(-1), BUILTIN)

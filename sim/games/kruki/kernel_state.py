@@ -9,6 +9,7 @@ GAP = -1 / no shiny = -1). `tiles` holds the occupied cells in raster order, `fr
 from collections import namedtuple
 
 import numpy as np
+from numba import types
 
 from sim.jit import kernel_njit
 from sim.games.kruki.obs import (N_PLANES, O_AT_FRONTIER, O_AT_KIND, O_AT_OPT_A, O_AT_OPT_B, O_AT_TILES, O_CTX_CHOOSER,
@@ -19,7 +20,7 @@ from sim.games.kruki.obs import (N_PLANES, O_AT_FRONTIER, O_AT_KIND, O_AT_OPT_A,
                                  O_SHINY_OF, O_SIDE, O_STACK_SIZE, O_SUPPLY, O_TOKEN_STACK, O_TOKENS_HELD, O_UNSEEN,
                                  PL_CROWS, PL_KIND, PL_SHINY, R_CROWS, R_TILES_EMPTY, RANDOM, obs_offsets, obs_size)
 from sim.games.kruki.rules import GAME_COLUMNS, GAP, MAX_PLAYERS, N_KINDS, N_TOKEN_KINDS, SEAT_COLUMNS
-from sim.kernel_util import record
+from sim.kernel_util import NativeCall, record
 from sim.rng import below
 from sim.spec import GAME_BASE, SEAT_BASE
 from strategies.kruki import choose_builtin, fwork_len, work_len
@@ -39,6 +40,12 @@ G_ERROR, G_ROUNDS, G_MURDERS, G_REMOVED, G_SCATTERED, G_ON_BOARD, G_TIE = (
                        "tie_break"))
 assert S_PLAYED == S_GAINED + 5 and S_TOKEN_POINTS == S_PLAYED + 4
 ERROR_ILLEGAL = 1  # rules.ERROR_CODES: a strategy returned an illegal action
+
+# The shipped strategies' dispatch (sid, obs, params, rng, work, fwork) -> option index, as a first-class function.
+BUILTIN_SIGNATURE = types.int64(types.int64, types.int32[::1], types.float64[::1], types.uint64[::1],
+                                types.int32[::1], types.float64[::1])
+BUILTIN_TYPE = types.FunctionType(BUILTIN_SIGNATURE)
+BUILTIN = NativeCall(choose_builtin, BUILTIN_SIGNATURE)
 
 # ---- scalar state ------------------------------------------------------------------------------------------------
 # Game scalars g(GS_LEN): crow supply, stack position and end, tiles removed at setup, token stack position and end,
@@ -87,6 +94,7 @@ Table = namedtuple("Table", (
     "sids",       # int64 (sim.spec.MAX_SEATS): strategy id per seat (StrategyInfo.sid, < 0 = plug-in)
     "sparams",    # float64 (sim.spec.MAX_SEATS, k): strategy parameters per seat
     "users",      # sim.spec.MAX_SEATS plug-in functions (USER_FNS_TYPE)
+    "builtin",    # the shipped strategies' dispatch, BUILTIN_TYPE (called through its address, see NativeCall)
     "seat_row",   # int32 (players, seat columns): this game's per-seat outputs
     "game_row",   # int32 (game columns): this game's outputs
     "trace",      # int32 (cap, TRACE_WIDTH): the event log, 0 rows unless a trace is wanted
@@ -281,7 +289,7 @@ def _ask(t, s, seat, decision, n, c_tile, c_spawn, c_own, c_replaced, c_token, c
     if sid == RANDOM:
         i = below(s.rng, n)  # KRUKI-38
     elif sid > 0:
-        i = choose_builtin(sid, s.obs, t.sparams[seat], s.rng, s.work, s.fwork)
+        i = t.builtin(sid, s.obs, t.sparams[seat], s.rng, s.work, s.fwork)
     else:
         i = t.users[seat](s.obs, t.sparams[seat], s.rng)
         if i < 0 or i >= n:

@@ -10,10 +10,10 @@ array `ws` (layout: scratch.py). One compiled kernel serves every variant: the r
 (layout R_* in obs.py, rules.PARAMS order).
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from sim.jit import kernel_njit
-from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record
+from sim.kernel_util import BUILTIN_SIGNATURE, BUILTIN_TYPE, PLAY_TAIL, USER_FNS_TYPE, NativeCall, record
 from sim.rng import below, stream_into
 from sim.games.kruki_wyscig import rules
 from sim.games.kruki_wyscig.model import back, count_placements, fwd, nth_placement, rem, runs, track_len
@@ -37,16 +37,15 @@ from sim.games.kruki_wyscig.seats import ask, choose_play, draw_cards, hand_limi
 from sim.games.kruki_wyscig.track import (
     check_finish, do_detour, do_flight, do_remove, do_rotate, do_slide, do_step, do_swap, field_label, place_main,
     reset_track)
-from strategies.kruki_wyscig import RANDOM
+from strategies.kruki_wyscig import RANDOM, choose_builtin
 
 WIN60 = 60  # a whole win in sixtieths (RACE-36); a shared win is half
-MAX_BLOCKS = 256  # run_chunk: game blocks (each with its own scratch) spread over the threads
 
 
 # ---- plays and turns (RACE-16..33) -----------------------------------------------------------------------------------
 
 @kernel_njit()
-def execute_play(s, action, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def execute_play(s, action, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """Carry out one legal play (RACE-20..32) and check finishes (RACE-22). False when a plug-in erred."""
     q = 1 - s
     head = play_head(action)
@@ -113,10 +112,10 @@ def execute_play(s, action, sparams, users, obs, ws, rng, trace, trace_len, trac
         elif opt == OPT_TAKE2:  # RACE-31
             if tracing:
                 record(trace, trace_len, EV_ACTION, s, opt, 0, 0, 0, 0, 0)
-            if not draw_cards(s, obs[O_RULES + R_TAKE_CARDS], WHY_TAKE2, sparams, users, obs, ws, rng, trace,
+            if not draw_cards(s, obs[O_RULES + R_TAKE_CARDS], WHY_TAKE2, sparams, fns, obs, ws, rng, trace,
                                trace_len, tracing):
                 return False
-        elif not play_detour(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):  # RACE-32
+        elif not play_detour(s, sparams, fns, obs, ws, rng, trace, trace_len, tracing):  # RACE-32
             return False
         if tracing and opt != OPT_TAKE2 and opt != OPT_DETOUR:
             record(trace, trace_len, EV_ACTION, s, opt, e1, e2, 0, 0, 0)
@@ -128,7 +127,7 @@ def execute_play(s, action, sparams, users, obs, ws, rng, trace, trace_len, trac
 
 
 @kernel_njit()
-def play_detour(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def play_detour(s, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """RACE-32: the top land card of the stack, now public, then its placement. False when a plug-in erred."""
     c = ws[WS_STACK + ws[WS_STACK_TOP]]
     ws[WS_STACK_TOP] += 1
@@ -143,7 +142,7 @@ def play_detour(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
         pl = nth_placement(obs, below(rng, count_placements(obs)))
     else:
         obs[O_DETOUR_CARD] = c
-        pl = ask(DEC_PLACE, s, sparams, users, obs, ws, rng)
+        pl = ask(DEC_PLACE, s, sparams, fns, obs, ws, rng)
         obs[O_DETOUR_CARD] = -1
         if ws[WS_SIDS + s] < 0 and not placement_legal(obs, pl):
             illegal(s, DEC_PLACE, pl, ws, trace, trace_len, tracing)
@@ -157,7 +156,7 @@ def play_detour(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
 
 
 @kernel_njit()
-def play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def play_turn(s, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """RACE-16: plays until the player stops or finishes; then (unless finished) draw and hand limit."""
     for o in range(N_OPTIONS):
         obs[O_TURN_OPTS + o] = 0
@@ -167,13 +166,13 @@ def play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
         record(trace, trace_len, EV_TURN, s, obs[O_TURN] + 1, obs[O_HAND_SIZE + s],
                1 if obs[O_DONE + obs[O_START_PLAYER]] else 0, 0, 0, 0)
     while True:
-        a = choose_play(s, sparams, users, obs, ws, rng)
+        a = choose_play(s, sparams, fns, obs, ws, rng)
         if a < 0:
             illegal(s, DEC_PLAY, -1 - a, ws, trace, trace_len, tracing)
             return False
         if a == STOP:
             break
-        if not execute_play(s, a, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+        if not execute_play(s, a, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
             return False
         if obs[O_DONE + s]:  # the turn ends at once, no draw
             if tracing:
@@ -181,10 +180,10 @@ def play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
             return True
     if tracing:
         record(trace, trace_len, EV_STOP, s, 0, 0, 0, 0, 0, 0)
-    if not draw_cards(s, obs[O_RULES + R_DRAW_PER_TURN], WHY_END, sparams, users, obs, ws, rng, trace, trace_len,
+    if not draw_cards(s, obs[O_RULES + R_DRAW_PER_TURN], WHY_END, sparams, fns, obs, ws, rng, trace, trace_len,
                        tracing):
         return False
-    return hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing)
+    return hand_limit(s, sparams, fns, obs, ws, rng, trace, trace_len, tracing)
 
 
 # ---- the game, phase by phase as reference.py: setup_game, deal_start_hands, run_race, adjudicate, record ---------
@@ -304,16 +303,16 @@ def setup_game(rp, card_land, obs, ws, rng, trace, trace_len, tracing):
 
 
 @kernel_njit()
-def deal_start_hands(rp, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def deal_start_hands(rp, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """RACE-8: start player first, each draws the start hand with the draw procedure. False when a plug-in erred."""
     S = ws[WS_START]
-    return (draw_cards(S, rp[R_START_HAND], WHY_START, sparams, users, obs, ws, rng, trace, trace_len, tracing)
-            and draw_cards(1 - S, rp[R_START_HAND], WHY_START, sparams, users, obs, ws, rng, trace, trace_len,
+    return (draw_cards(S, rp[R_START_HAND], WHY_START, sparams, fns, obs, ws, rng, trace, trace_len, tracing)
+            and draw_cards(1 - S, rp[R_START_HAND], WHY_START, sparams, fns, obs, ws, rng, trace, trace_len,
                            tracing))
 
 
 @kernel_njit()
-def run_race(rp, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def run_race(rp, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """RACE-16, RACE-33, RACE-35: turns alternate from S until the end condition (or the cap). False when a plug-in
     erred."""
     S = ws[WS_START]
@@ -324,7 +323,7 @@ def run_race(rp, sparams, users, obs, ws, rng, trace, trace_len, tracing):
         if not final and obs[O_TURN] >= rp[R_MAX_TURNS]:  # RACE-35
             ws[WS_GAME + G_TRUNCATED] = 1
             return True
-        if not play_turn(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+        if not play_turn(s, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
             return False
         obs[O_TURN] += 1
         ws[WS_GAME + G_TURNS] = obs[O_TURN]
@@ -392,7 +391,7 @@ def record_game(obs, ws, seat_row, game_row):
 
 
 @kernel_njit()
-def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, scratch, trace, trace_len):
+def play_game(rp, card_land, sids, sparams, fns, seed, game_index, seat_row, game_row, scratch, trace, trace_len):
     """One game, RACE-3..36 (rerace-tie included). Writes seat_row(2, seat columns) and game_row(game columns).
     `scratch` is the thread's Scratch; `trace` has 0 rows unless a trace is wanted."""
     obs, ws, rng = scratch.obs, scratch.ws, scratch.rng
@@ -403,8 +402,8 @@ def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, g
     reraces = 0
     while True:
         setup_game(rp, card_land, obs, ws, rng, trace, trace_len, tracing)
-        ok = (deal_start_hands(rp, sparams, users, obs, ws, rng, trace, trace_len, tracing)
-              and run_race(rp, sparams, users, obs, ws, rng, trace, trace_len, tracing))
+        ok = (deal_start_hands(rp, sparams, fns, obs, ws, rng, trace, trace_len, tracing)
+              and run_race(rp, sparams, fns, obs, ws, rng, trace, trace_len, tracing))
         ws[WS_GAME + G_RERACES] = reraces
         if not ok:  # an illegal plug-in choice: the game is void
             record_game(obs, ws, seat_row, game_row)
@@ -423,44 +422,34 @@ def play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, g
         return
 
 
-_CHUNK_SIGNATURE = types.void(
-    types.int64[::1], types.int32[::1], types.int64, types.int64[::1], types.float64[:, ::1], USER_FNS_TYPE,
-    types.int64, types.int64, types.int64, types.int32[:, :, ::1], types.int32[:, ::1])
+BUILTIN = NativeCall(choose_builtin, BUILTIN_SIGNATURE)
+_PLAY_SIGNATURE = types.void(types.int64[::1], types.int32[::1], BUILTIN_TYPE, types.int64, types.int64[::1],
+                             types.float64[:, ::1], USER_FNS_TYPE, *PLAY_TAIL)
 
 
-@njit(_CHUNK_SIGNATURE, cache=True, parallel=True)
-def run_chunk(rp, card_land, players, sids, sparams, users, seed, start, count, seat_out, game_out):
-    """Games start .. start+count−1 into seat_out(count, 2, seat columns) and game_out(count, game columns).
-    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
-    blocks = min(count, MAX_BLOCKS)
-    for blk in prange(blocks):
-        scratch = new_scratch()
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
-        trace_len = np.zeros(1, np.int64)
-        # Block-local copies of the shared inputs and rows for the outputs: numba counts references to an array on
-        # every call that takes it, and threads doing that on one shared array fight over its cache line.
-        my_rp, my_cards, my_sids, my_sparams = rp.copy(), card_land.copy(), sids.copy(), sparams.copy()
-        seat_row = np.zeros((2, seat_out.shape[2]), np.int32)
-        game_row = np.zeros(game_out.shape[1], np.int32)
-        for i in range(count * blk // blocks, count * (blk + 1) // blocks):
-            play_game(my_rp, my_cards, my_sids, my_sparams, users, seed, start + i, seat_row, game_row, scratch,
-                      no_trace, trace_len)
-            for s in range(2):
-                for j in range(seat_row.shape[1]):
-                    seat_out[i, s, j] = seat_row[s, j]
-            for j in range(game_row.shape[0]):
-                game_out[i, j] = game_row[j]
-
-
-@kernel_njit()
-def trace_one(rp, card_land, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace, trace_len):
-    """One game with its event log (for `sim trace`)."""
-    play_game(rp, card_land, sids, sparams, users, seed, game_index, seat_row, game_row, new_scratch(), trace,
-              trace_len)
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
+def play_games(rp, card_land, builtin, players, sids, sparams, users, seed, start, count, seat_out, game_out, trace,
+               trace_len):
+    """Games start .. start+count−1 into seat_out(count, 2, seat columns) and game_out(count, game columns), one
+    block on one scratch (every game draws from its own stream, so blocks never change results); `trace` (0 rows
+    unless wanted) logs events. The engine runs blocks on its threads (sim.engine.run_chunk)."""
+    scratch = new_scratch()
+    fns = (builtin, users)
+    # A game writes into block-local rows first: the output rows of neighbouring blocks share cache lines.
+    seat_row = np.zeros((2, seat_out.shape[2]), np.int32)
+    game_row = np.zeros(game_out.shape[1], np.int32)
+    for i in range(count):
+        play_game(rp, card_land, sids, sparams, fns, seed, start + i, seat_row, game_row, scratch, trace, trace_len)
+        for s in range(2):
+            for j in range(seat_row.shape[1]):
+                seat_out[i, s, j] = seat_row[s, j]
+        for j in range(game_row.shape[0]):
+            game_out[i, j] = game_row[j]
 
 
 def kernel_data(params, players, data=None):
-    """(rule vector in rules.PARAMS order, printed lands of every land card flattened as [2c + side])."""
+    """(rule vector in rules.PARAMS order, printed lands of every land card flattened as [2c + side], the
+    strategies' dispatch)."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     cards = np.array(rules.build_land_cards(params), np.int32).reshape(-1)
-    return rp, cards
+    return rp, cards, BUILTIN

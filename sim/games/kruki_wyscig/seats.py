@@ -21,7 +21,7 @@ from sim.games.kruki_wyscig.scratch import (
     ACTION_ROW, EV_DISCARD, EV_DRAW, EV_ERROR, EV_MIX, EV_RESHUFFLE, FLIGHT_ROW, G_ERROR, PILE_ROW, PRIV_APILE,
     PRIV_FPILE, PRIV_HAND, PRIV_SIZE, STATS_ROW, S_DISCARDED, S_DRAWN, S_RESHUFFLES, WS_END, WS_GAME, WS_HEADS,
     WS_LIST, WS_PILES, WS_PRIV, WS_SEAT, WS_SIDS, WS_TOP, WS_TORD, WS_UOBS)
-from strategies.kruki_wyscig import P_STOP, RANDOM, choose_builtin
+from strategies.kruki_wyscig import P_STOP, RANDOM
 
 
 # ---- observation, decisions (§5) -------------------------------------------------------------------------------------
@@ -44,15 +44,16 @@ def fill_private(obs, ws, seat, kind):
 
 
 @kernel_njit()
-def ask(kind, s, sparams, users, obs, ws, rng):
-    """A heuristic's or plug-in's decision `kind` for seat s (a plug-in decides on a copy of the observation)."""
+def ask(kind, s, sparams, fns, obs, ws, rng):
+    """A heuristic's or plug-in's decision `kind` for seat s (a plug-in decides on a copy of the observation);
+    `fns` is (the shipped strategies' dispatch, the plug-in functions per seat)."""
     fill_private(obs, ws, s, kind)
     sid = ws[WS_SIDS + s]
     if sid > 0:
-        return choose_builtin(sid, obs, sparams[s], rng)
+        return fns[0](sid, obs, sparams[s], rng)
     for i in range(O_WORK):
         ws[WS_UOBS + i] = obs[i]
-    return users[s](ws[WS_UOBS:WS_UOBS + OBS_SIZE], sparams[s], rng)
+    return fns[1][s](ws[WS_UOBS:WS_UOBS + OBS_SIZE], sparams[s], rng)
 
 
 @kernel_njit()
@@ -219,7 +220,7 @@ def illegal(s, kind, action, ws, trace, trace_len, tracing):
 
 
 @kernel_njit()
-def draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def draw_cards(s, k, why, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """RACE-17 D(k) and its fixed-mix-draw variant. Returns False when a plug-in chose an illegal option."""
     sid = ws[WS_SIDS + s]
     if obs[O_RULES + R_FIXED_MIX]:
@@ -230,7 +231,7 @@ def draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, tracin
             m = below(rng, k + 1)
         else:
             obs[O_MIX_K] = k
-            m = ask(DEC_MIX, s, sparams, users, obs, ws, rng)
+            m = ask(DEC_MIX, s, sparams, fns, obs, ws, rng)
             if sid < 0 and (m < 0 or m > k):
                 illegal(s, DEC_MIX, m, ws, trace, trace_len, tracing)
                 return False
@@ -252,7 +253,7 @@ def draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, tracin
             i = below(rng, int(fl) + int(ac))
             pile = PILE_FLIGHT if (fl and i == 0) else PILE_ACTION
         else:
-            pile = ask(DEC_PILE, s, sparams, users, obs, ws, rng)
+            pile = ask(DEC_PILE, s, sparams, fns, obs, ws, rng)
             if sid < 0 and not ((pile == PILE_FLIGHT and fl) or (pile == PILE_ACTION and ac)):
                 illegal(s, DEC_PILE, pile, ws, trace, trace_len, tracing)
                 return False
@@ -261,7 +262,7 @@ def draw_cards(s, k, why, sparams, users, obs, ws, rng, trace, trace_len, tracin
 
 
 @kernel_njit()
-def hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
+def hand_limit(s, sparams, fns, obs, ws, rng, trace, trace_len, tracing):
     """RACE-18: discard down to the hand limit, one card at a time."""
     lands = obs[O_RULES + R_LANDS]
     b = WS_PRIV + PRIV_SIZE * s
@@ -280,7 +281,7 @@ def hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
                     x = MAX_LANDS
             a = discard_flight(x) if x < MAX_LANDS else discard_action(x - MAX_LANDS)
         else:
-            a = ask(DEC_DISCARD, s, sparams, users, obs, ws, rng)
+            a = ask(DEC_DISCARD, s, sparams, fns, obs, ws, rng)
             if sid < 0 and not ((0 <= a < lands and ws[b + a] > 0)
                                 or (DISCARD_ACTION <= a < DISCARD_ACTION + N_KINDS
                                     and ws[b + MAX_LANDS + a - DISCARD_ACTION] > 0)):
@@ -301,11 +302,11 @@ def hand_limit(s, sparams, users, obs, ws, rng, trace, trace_len, tracing):
 
 
 @kernel_njit()
-def choose_play(s, sparams, users, obs, ws, rng):
+def choose_play(s, sparams, fns, obs, ws, rng):
     """The next play of seat s or STOP (§5); -1 - action when a plug-in's play is illegal."""
     sid = ws[WS_SIDS + s]
     if sid > 0:  # heuristics stop by themselves when nothing is legal (and never draw)
-        return ask(DEC_PLAY, s, sparams, users, obs, ws, rng)
+        return ask(DEC_PLAY, s, sparams, fns, obs, ws, rng)
     n = play_heads(obs, s, ws)
     if n == 0:  # nothing legal: stop, no decision
         return STOP
@@ -318,7 +319,7 @@ def choose_play(s, sparams, users, obs, ws, rng):
             return head
         cnt = list_targets(obs, opt, ws, WS_LIST, WS_TORD)
         return ws[WS_LIST + below(rng, cnt)]
-    a = ask(DEC_PLAY, s, sparams, users, obs, ws, rng)
+    a = ask(DEC_PLAY, s, sparams, fns, obs, ws, rng)
     if not play_legal(obs, s, ws, a):
         return -1 - a if a >= 0 else -1
     return a

@@ -11,10 +11,10 @@ the first player, a full Fisher–Yates shuffle of the canonical deck each round
 reshuffles.
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from sim.jit import kernel_njit
-from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
+from sim.kernel_util import BUILTIN_SIGNATURE, BUILTIN_TYPE, PLAY_TAIL, USER_FNS_TYPE, NativeCall, record, set_ranks
 from sim.rng import below, shuffle, stream_into
 from sim.games.sen.kernel_state import (EV_DEAL, EV_REPLACE, EV_REVEAL, EV_ROUND_START, EV_SCORE, FACEDOWN, FACEUP,
                                         G_CALLER_LOWEST, G_CAPPED, G_ERROR, G_MAX_ROUND, G_MIN_ROUND, G_PENALTIES,
@@ -30,6 +30,7 @@ from sim.games.sen.obs import (O_CALLER, O_DECK, O_DREAM_SIZE, O_FACEUP, O_KNOW,
                                R_END_SCORE, R_MAX_ROUNDS, R_REPLACE_SPECIALS, R_ROUNDS)
 from sim.games.sen.rules import MAX_DREAM, N_CODES, N_NUMBERS, TAKE2, UNKNOWN
 from sim.spec import MAX_SEATS
+from strategies.sen import choose_builtin
 from sim.games.sen import rules
 
 
@@ -236,7 +237,7 @@ def _record(players, seat_row, game_row, w):
 
 # No reference counting in play_game and its non-inlined helpers (they allocate nothing: the scratch comes from the
 # block, and numba compiles a callee under its caller's flag): numba otherwise increments/decrements every array
-# taken out of the Scratch at every call. Only _scratch, called from run_chunk and trace_one, allocates.
+# taken out of the Scratch at every call. Only _scratch, called from play_games, allocates.
 @kernel_njit(_nrt=False)
 def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
     """One game, SEN-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the
@@ -266,50 +267,37 @@ def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, ga
 
 
 @kernel_njit()
-def _scratch(n_deck, trace, trace_len):
+def _scratch(n_deck, builtin, trace, trace_len):
     return Scratch(np.zeros((MAX_SEATS, OBS_SIZE), np.int32), np.zeros((MAX_SEATS, MAX_DREAM), np.int8),
                    np.zeros((2, n_deck), np.int8), np.zeros(X_SIZE, np.int64), np.zeros(MAX_SEATS, np.int64),
-                   np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(1, np.uint64), trace,
-                   trace_len)
+                   np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(1, np.uint64), builtin,
+                   trace, trace_len)
 
 
-_CHUNK_SIGNATURE = types.void(
-    types.int64[::1], types.int8[::1], types.int64[::1], types.int64[::1], types.int64, types.int64[::1],
-    types.float64[:, ::1], USER_FNS_TYPE, types.int64, types.int64, types.int64, types.int32[:, :, ::1],
-    types.int32[:, ::1])
+BUILTIN = NativeCall(choose_builtin, BUILTIN_SIGNATURE)
+_PLAY_SIGNATURE = types.void(types.int64[::1], types.int8[::1], types.int64[::1], types.int64[::1], BUILTIN_TYPE,
+                             types.int64, types.int64[::1], types.float64[:, ::1], USER_FNS_TYPE, *PLAY_TAIL)
 
 
-@njit(_CHUNK_SIGNATURE, cache=True, parallel=True)
-def run_chunk(rp, deck0, ravens, counts, players, sids, sparams, users, seed, start, count, seat_out, game_out):
-    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns).
-    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
-    blocks = min(count, 256)
-    for b in prange(blocks):
-        w = _scratch(deck0.shape[0], np.zeros((0, TRACE_WIDTH), np.int32), np.zeros(1, np.int64))
-        # Thread-local copies of the shared inputs: reference counting on arrays shared between threads makes
-        # their cache lines bounce between cores at every call that takes them.
-        rp_l, deck_l, ravens_l, counts_l = rp.copy(), deck0.copy(), ravens.copy(), counts.copy()
-        sids_l, sparams_l = sids.copy(), sparams.copy()
-        seat_row = np.zeros((players, seat_out.shape[2]), np.int32)  # the output rows too, copied out per game
-        game_row = np.zeros(game_out.shape[1], np.int32)
-        for i in range(count * b // blocks, count * (b + 1) // blocks):
-            play_game(rp_l, deck_l, ravens_l, counts_l, players, sids_l, sparams_l, users, seed, start + i,
-                      seat_row, game_row, w)
-            seat_out[i] = seat_row
-            game_out[i] = game_row
-
-
-@kernel_njit()
-def trace_one(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace,
-              trace_len):
-    """One game with its event log (for `sim trace`)."""
-    play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row,
-              _scratch(deck0.shape[0], trace, trace_len))
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
+def play_games(rp, deck0, ravens, counts, builtin, players, sids, sparams, users, seed, start, count, seat_out,
+               game_out, trace, trace_len):
+    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns),
+    one block on one scratch (every game draws from its own stream, so blocks never change results); `trace`
+    (0 rows unless wanted) logs events. The engine runs blocks on its threads (sim.engine.run_chunk)."""
+    w = _scratch(deck0.shape[0], builtin, trace, trace_len)
+    seat_row = np.zeros((players, seat_out.shape[2]), np.int32)  # block-local rows, copied out per game
+    game_row = np.zeros(game_out.shape[1], np.int32)
+    for i in range(count):
+        play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, start + i, seat_row, game_row, w)
+        seat_out[i] = seat_row
+        game_out[i] = game_row
 
 
 def kernel_data(params, players, data=None):
-    """The kernel's inputs: rule vector (rules.PARAMS order), canonical deck, ravens and copies per card code."""
+    """The kernel's inputs: rule vector (rules.PARAMS order), canonical deck, ravens and copies per card code, the
+    strategies' dispatch."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
     return (rp, np.array(rules.build_deck(params), np.int8), np.array(rules.ravens_table(params), np.int64),
-            np.array(rules.card_counts(params), np.int64))
+            np.array(rules.card_counts(params), np.int64), BUILTIN)
 

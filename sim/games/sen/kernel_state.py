@@ -36,6 +36,7 @@ Scratch = namedtuple("Scratch", (
     "raw",  # int64(MAX_SEATS): a round's ravens before the caller penalty; at the end the ranking keys
     "scores",  # int64(MAX_SEATS): a round's scores (SEN-19)
     "rng",  # uint64(1): the game's random stream
+    "builtin",  # the shipped strategies' dispatch (sim.kernel_util.BUILTIN_TYPE)
     "trace",  # int32(cap, TRACE_WIDTH): the event log; 0 rows unless a trace is wanted
     "trace_len",  # int64(1): events recorded (counts past the cap)
 ))

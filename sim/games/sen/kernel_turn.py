@@ -16,7 +16,7 @@ from sim.games.sen.obs import (D_CALL, D_DRAWN, D_FACEUP_SLOT, D_KEEP, D_PEEK, D
                                R_FACEUP_SPECIALS, R_FINAL_TURNS, R_MAX_TURNS, R_PEEK_SCOPE, R_TAKE2_MODE, SLOT_BASE,
                                SRC_DRAW, SRC_FACEUP)
 from sim.games.sen.rules import ERROR_ILLEGAL, PEEK, SWAP, TAKE2, UNKNOWN
-from strategies.sen import P_P_CALL, RANDOM, choose_builtin, random_action
+from strategies.sen import P_P_CALL, RANDOM, random_action
 
 CALL = 1  # the D_CALL option that calls
 
@@ -67,7 +67,7 @@ def ask(kind, p, h0, h1, rp, players, sids, sparams, users, w):
         obs[O_ROUND] = x[X_ROUNDS_PLAYED] + 1
         obs[O_ROUND_TURN] = x[X_ROUND_TURN]
         if sid > 0:
-            a = choose_builtin(sid, obs, sparams[p], w.rng)
+            a = w.builtin(sid, obs, sparams[p], w.rng)
         else:
             a = users[p](obs, sparams[p], w.rng)
             if not _is_legal(kind, a, p, h0, players, rp[R_DREAM_SIZE], rp[R_PEEK_SCOPE]):

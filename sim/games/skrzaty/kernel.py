@@ -1,20 +1,21 @@
-"""Skrzaty's njit kernel entry points (docs/rules/skrzaty.md): `run_chunk`, `trace_one` and `kernel_data`.
+"""Skrzaty's njit kernel entry points (docs/rules/skrzaty.md): `play_games` and `kernel_data`.
 
 One compiled kernel serves every variant and every data file: the rules arrive as the int64 parameter vector `rp`
 and the data tables built by `kernel_data` (their layouts in `kernel_layout`). A game is `kernel_phases.play_game`,
 the reference's phases over the block's `Scratch`, with the small steps of `kernel_steps`.
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from sim.jit import kernel_njit
-from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE
+from sim.kernel_util import BUILTIN_SIGNATURE, BUILTIN_TYPE, PLAY_TAIL, USER_FNS_TYPE, NativeCall
 from sim.games.skrzaty import rules
 from sim.games.skrzaty.kernel_layout import C_WIDTH, DECK_EXTRA, RC_WIDTH, TK_WIDTH, Scratch
 from sim.games.skrzaty.kernel_phases import play_game
 from sim.games.skrzaty.kernel_steps import init_static_obs
 from sim.games.skrzaty.obs import MAX_HAND, MAX_P, SPACE_W, SWAP_BASE, obs_size
 from sim.spec import SpecError
+from strategies.skrzaty import choose_builtin
 
 
 @kernel_njit()
@@ -35,45 +36,33 @@ def _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams
                    np.zeros(1, np.uint64), cards.copy(), sids.copy(), sparams.copy())
 
 
-_CHUNK_SIGNATURE = types.void(
+BUILTIN = NativeCall(choose_builtin, BUILTIN_SIGNATURE)
+_PLAY_SIGNATURE = types.void(
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], types.int64[:, :, ::1], types.int64[:, ::1],
-    types.int64[:, ::1], types.int64, types.int64[::1], types.float64[:, ::1], USER_FNS_TYPE, types.int64,
-    types.int64, types.int64, types.int32[:, :, ::1], types.int32[:, ::1])
+    types.int64[:, ::1], BUILTIN_TYPE, types.int64, types.int64[::1], types.float64[:, ::1], USER_FNS_TYPE,
+    *PLAY_TAIL)
 
 
-@njit(_CHUNK_SIGNATURE, cache=True, parallel=True)
-def run_chunk(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams, users, seed, start, count,
-              seat_out, game_out):
-    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns).
-    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
-    blocks = min(count, 256)
-    for b in prange(blocks):
-        (obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
-         rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd,
-         sp) = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int32)
-        trace_len = np.zeros(1, np.int64)
-        for i in range(count * b // blocks, count * (b + 1) // blocks):
-            play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, start + i, seat_out[i],
-                      game_out[i], obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row,
-                      turn_pos, ranking, rank_group, rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng,
-                      cd, sd, sp, no_trace, trace_len)
-
-
-@kernel_njit()
-def trace_one(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams, users, seed, game_index, seat_row,
-              game_row, trace, trace_len):
-    """One game with its event log (for `sim trace`)."""
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
+def play_games(rp, cards, rcards, spaces, end_tile, tokens, builtin, players, sids, sparams, users, seed, start,
+               count, seat_out, game_out, trace, trace_len):
+    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns),
+    one block on one scratch (every game draws from its own stream, so blocks never change results); `trace`
+    (0 rows unless wanted) logs events. The engine runs blocks on its threads (sim.engine.run_chunk)."""
     (obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
      rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd,
      sp) = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
-    play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_index, seat_row, game_row, obs, uobs,
-              deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
-              rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd, sp, trace, trace_len)
+    fns = (builtin, users)
+    for i in range(count):
+        play_game(rp, rcards, spaces, end_tile, tokens, players, fns, seed, start + i, seat_out[i], game_out[i], obs,
+                  uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking,
+                  rank_group, rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd, sp, trace,
+                  trace_len)
 
 
 def kernel_data(params, players, data=None):
-    """The kernel's typed arrays: (rp, cards, rcards, spaces, end_tile, tokens), see kernel_layout's docstring.
+    """The kernel's inputs: (rp, cards, rcards, spaces, end_tile, tokens) as kernel_layout's docstring says, and the
+    strategies' dispatch.
 
     `data` is what `rules.load_data(paths)` returns (a `rules.SkrzatyData`), a dict of data-file paths for it, or
     None for the shipped default tables. The configuration is validated against the tables (SKRZATY-27 etc.)."""
@@ -98,5 +87,5 @@ def kernel_data(params, players, data=None):
     end_tile[:players] = rules.end_tile_for(data, players)
     tk = data.tokens
     tokens = np.array(list(zip(tk.count, tk.gnomes, tk.vp)), np.int64).reshape(-1, TK_WIDTH)
-    return rp, cards, rcards, spaces, end_tile, tokens
+    return rp, cards, rcards, spaces, end_tile, tokens, BUILTIN
 

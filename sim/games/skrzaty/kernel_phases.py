@@ -59,7 +59,7 @@ def setup_reward_row(obs, row, rng, rp, rcards, trace, trace_len):
 
 
 @kernel_njit(inline="always")
-def setup_hands(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, deck, rp, players,
+def setup_hands(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, deck, rp, players,
                 trace, trace_len):
     """SKRZATY-25: shuffle the City cards (ascending id) into the deck, top first. SKRZATY-26: deal `deal` cards to
     each seat from seat 0; D1 keep choices, all simultaneous; the returned cards to the bottom. Returns
@@ -85,7 +85,7 @@ def setup_hands(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned,
         elif sid == RANDOM:
             mask = random_keep_mask(rng, deal, keep)
         else:
-            mask = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, KEEP, s)
+            mask = ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, KEEP, s)
             bits = 0
             for i in range(deal):
                 bits += (mask >> i) & 1
@@ -232,7 +232,7 @@ def score(obs, cards, by_colour, score_key, rp, players, seat_row, game_row, end
 
 # ---------------------------------------------------------------------------------------------------- one game
 @kernel_njit()
-def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_index, seat_row, game_row, obs, uobs,
+def play_game(rp, rcards, spaces, end_tile, tokens, players, fns, seed, game_index, seat_row, game_row, obs, uobs,
               deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
               rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cards, sids, sparams, trace,
               trace_len):
@@ -253,7 +253,7 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
             guild[s, col] = 0
 
     end_colour = setup_reward_row(obs, row, rng, rp, rcards, trace, trace_len)
-    ok, head, tail = setup_hands(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, deck,
+    ok, head, tail = setup_hands(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, deck,
                                  rp, players, trace, trace_len)
     if not ok:
         fail(seat_row, game_row, players)
@@ -304,7 +304,7 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
             # 42); then a placement window (SKRZATY-39).
             for pos in range(players):
                 seat = obs[O_ORDER + pos]
-                j = choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len,
+                j = choose_position(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len,
                                     cards.shape[0], PLAY, seat, hand_len[seat])
                 if j < 0:
                     fail(seat_row, game_row, players)
@@ -344,15 +344,15 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
                         if e == E_FINDER:  # `amount` tokens one at a time
                             for _ in range(amount):
                                 if ok:
-                                    ok = take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned,
+                                    ok = take_token(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned,
                                                     ret_len, seat_row, game_row, seat, trace, trace_len)
                     elif e == E_BARTER:  # SKRZATY-10
-                        ok = barter(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards,
+                        ok = barter(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards,
                                     seat_row, seat, trace, trace_len)
                     elif best != colour:  # SKRZATY-11: disguise, applied in the ranking
                         seat_row[seat, S_DISGUISE_CHANGED] += 1
                 if ok:
-                    ok = placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards,
+                    ok = placement(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards,
                                    slot, fore, guild, seat_row, seat, trace, trace_len)
                 if not ok:
                     fail(seat_row, game_row, players)
@@ -418,10 +418,10 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
             ok = True
             for _ in range(bonus):
                 if ok:
-                    ok = take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, seat_row,
+                    ok = take_token(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, seat_row,
                                     game_row, seat, trace, trace_len)
             if ok:
-                ok = placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot,
+                ok = placement(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, slot,
                                fore, guild, seat_row, seat, trace, trace_len)
             if not ok:
                 fail(seat_row, game_row, players)
@@ -434,7 +434,7 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, users, seed, game_i
         for k in range(players):
             seat = ranking[k] if rp[R_MARKET_RANKED] == 1 else ranking[players - 1 - k]
             m_len = obs[O_MARKET_LEN]
-            j = choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len,
+            j = choose_position(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len,
                                 cards.shape[0], PICK, seat, m_len)
             if j < 0:
                 fail(seat_row, game_row, players)

@@ -4,7 +4,8 @@
 Every step is inlined into play_game (`inline="always"`): a call that passes arrays costs atomic reference counts,
 a measurable share of a game. The steps take the scratch arrays they touch one by one, not the `Scratch` tuple:
 passing a tuple copies it, and each copy counts a reference to each of its arrays. The arguments of a decision
-come first, in one order everywhere (obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len).
+come first, in one order everywhere (obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len);
+`fns` is (the shipped strategies' dispatch, the plug-in functions per seat), both first-class functions.
 Steps return False when a plug-in chose an illegal action.
 """
 from sim.jit import kernel_njit
@@ -25,7 +26,7 @@ from sim.games.skrzaty.obs import (
     O_ROUND_TYPE, O_ROW_COLOUR, O_SEAT, O_TOKENS_AT, O_TURN_POS, O_TYPES_AT, PLACE, PLAY, SPACE_W, SP_BONUS, SP_GNOMES,
     SP_VP, SWAP_BASE, SWAP_SHIFT, TOKEN, TOKEN_W, T_GNOMES, T_HELD, T_SUPPLY, T_VP)
 from sim.games.skrzaty.rules import E_FOREMAN, E_GUILD, ERR_ILLEGAL
-from strategies.skrzaty import RANDOM, choose_builtin
+from strategies.skrzaty import RANDOM
 
 
 # ---------------------------------------------------------------------------------------------------- observation
@@ -133,7 +134,7 @@ def set_loc(obs, c, loc, owner):
 
 
 @kernel_njit(inline="always")
-def ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, kind, seat):
+def ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, kind, seat):
     """A shipped heuristic's or a plug-in's action for `seat` (the kernel plays `random` itself)."""
     obs[O_KIND] = kind
     obs[O_SEAT] = seat
@@ -146,9 +147,9 @@ def ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len
     _load_private(obs, hands, hand_len, returned, ret_len, seat)
     sid = sids[seat]
     if sid > 0:
-        return choose_builtin(sid, obs, sparams[seat], rng)
+        return fns[0](sid, obs, sparams[seat], rng)
     uobs[:] = obs  # a plug-in gets a copy: whatever it writes cannot touch the game
-    return users[seat](uobs, sparams[seat], rng)
+    return fns[1][seat](uobs, sparams[seat], rng)
 
 
 @kernel_njit(inline="always")
@@ -196,7 +197,7 @@ def market_pos(obs, c):
 
 
 @kernel_njit(inline="always")
-def choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, n_cards, kind, seat, n):
+def choose_position(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, n_cards, kind, seat, n):
     """A D2 (PLAY: a hand card) or D6 (PICK: a Market card) choice as a position 0..n-1 in the hand or the Market:
     one option needs no draw, `random` draws it uniformly, anyone else names a card that must be there; -1 when
     it is not."""
@@ -204,7 +205,7 @@ def choose_position(obs, uobs, sids, sparams, users, rng, hands, hand_len, retur
         return 0
     if sids[seat] == RANDOM:
         return below(rng, n)
-    a = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, kind, seat)
+    a = ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, kind, seat)
     if a < 0 or a >= n_cards:
         return -1
     if kind == PLAY:
@@ -228,7 +229,7 @@ def gain_gnomes(obs, seat_row, game_row, seat, n):
 
 
 @kernel_njit(inline="always")
-def placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, slot, fore, guild,
+def placement(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, slot, fore, guild,
               seat_row, seat, trace, trace_len):
     """SKRZATY-39 (D5): reserve gnomes go one at a time onto own cards with an empty space, until the reserve is
     empty or no space is; the rest wait."""
@@ -255,7 +256,7 @@ def placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, r
                     j -= 1
                 i += 1
         else:
-            a = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, PLACE, seat)
+            a = ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, PLACE, seat)
             if a < 0 or a >= cards.shape[0] or obs[obs[O_CARDS_AT] + a * CARD_W + F_LOC] != LOC_CITY \
                     or obs[obs[O_CARDS_AT] + a * CARD_W + F_OWNER] != seat \
                     or obs[O_GNOMES + base + slot[a]] >= cards[a, C_SPACES]:
@@ -281,7 +282,7 @@ def placement(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, r
 
 
 @kernel_njit(inline="always")
-def take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, seat_row, game_row, seat,
+def take_token(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, seat_row, game_row, seat,
                trace, trace_len):
     """SKRZATY-41 (D4): a face-up token kind (its gnomes now, its VP at the end), or 1 gnome if none is face up."""
     ta = obs[O_TOKENS_AT]
@@ -312,7 +313,7 @@ def take_token(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, 
                     j -= 1
                 k += 1
         else:
-            k = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, TOKEN, seat)
+            k = ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, TOKEN, seat)
             if k < 0 or k >= n_kinds or obs[ta + k * TOKEN_W + T_SUPPLY] <= 0:
                 ok = False
         if ok:
@@ -356,7 +357,7 @@ def random_keep_mask(rng, deal, keep):
 
 
 @kernel_njit(inline="always")
-def barter(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, cards, seat_row, seat, trace,
+def barter(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, seat_row, seat, trace,
            trace_len):
     """SKRZATY-10 (D3): decline, or swap a hand card with a Market card (the hand card takes its position)."""
     sid = sids[seat]
@@ -377,7 +378,7 @@ def barter(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_
                 h_pos += 1
             m_pos = i
     else:
-        a = ask(obs, uobs, sids, sparams, users, rng, hands, hand_len, returned, ret_len, BARTER, seat)
+        a = ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, BARTER, seat)
         if a != 0:
             h = (a >> SWAP_SHIFT) - 1
             m = a & (SWAP_BASE - 1)

@@ -6,10 +6,10 @@ play_game runs the reference's phases — deal_round, then turns (legal codes, a
 ends, round_scores — each an inlined function, so the compiled game is one function as before.
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from sim.jit import kernel_njit
-from sim.kernel_util import TRACE_WIDTH, USER_FNS_TYPE, record, set_ranks
+from sim.kernel_util import BUILTIN_SIGNATURE, BUILTIN_TYPE, PLAY_TAIL, USER_FNS_TYPE, NativeCall, record, set_ranks
 from sim.rng import below, stream_into
 from sim.games.straw.kernel_state import (EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END, G_BC_COPY,
                                           G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS, G_DECK_OUT,
@@ -212,7 +212,7 @@ def _choose(seat, sid, T, direction, pile, stack_len, top_kind, top_value, n_leg
     _fill_turn_obs(w.obs, w.hands, w.hand_len, w.legal, n_legal, seat, T, direction, pile, stack_len, top_kind,
                    top_value)
     if sid > 0:
-        return choose_builtin(sid, w.obs, sparams[seat], w.rng)
+        return w.builtin(sid, w.obs, sparams[seat], w.rng)
     return users[seat](w.obs, sparams[seat], w.rng)
 
 
@@ -387,48 +387,38 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
 
 
 @kernel_njit()
-def _scratch(n_deck, trace, trace_len):
+def _scratch(n_deck, builtin, trace, trace_len):
     return Scratch(np.empty(n_deck, np.int8), np.zeros((MAX_SEATS, MAX_HAND + 1), np.int8),
                    np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(N_CODES, np.int64),
-                   np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64), trace, trace_len)
+                   np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64), builtin, trace, trace_len)
 
 
-_CHUNK_SIGNATURE = types.void(
-    types.int64[::1], types.int8[::1], types.int64, types.int64[::1], types.float64[:, ::1], USER_FNS_TYPE,
-    types.int64, types.int64, types.int64, types.int32[:, :, ::1], types.int32[:, ::1])
+BUILTIN = NativeCall(choose_builtin, BUILTIN_SIGNATURE)
+_PLAY_SIGNATURE = types.void(types.int64[::1], types.int8[::1], BUILTIN_TYPE, types.int64, types.int64[::1],
+                             types.float64[:, ::1], USER_FNS_TYPE, *PLAY_TAIL)
 
 
-@njit(_CHUNK_SIGNATURE, cache=True, parallel=True)
-def run_chunk(rp, deck0, players, sids, sparams, users, seed, start, count, seat_out, game_out):
-    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns).
-    Blocks of games share scratch arrays; every game draws from its own stream, so blocking never changes results."""
-    blocks = min(count, 256)
-    for b in prange(blocks):
-        w = _scratch(deck0.shape[0], np.zeros((0, TRACE_WIDTH), np.int32), np.zeros(1, np.int64))
-        # Each block reads its own copies of the shared inputs: numba counts references to an array on every call
-        # that takes it, and threads doing that on one shared array fight over its cache line.
-        # The same goes for views of the shared outputs, so a game writes into block-local rows first.
-        my_rp, my_deck0, my_sids, my_sparams = rp.copy(), deck0.copy(), sids.copy(), sparams.copy()
-        seat_row = np.zeros((players, seat_out.shape[2]), np.int32)
-        game_row = np.zeros(game_out.shape[1], np.int32)
-        for i in range(count * b // blocks, count * (b + 1) // blocks):
-            play_game(my_rp, my_deck0, players, my_sids, my_sparams, users, seed, start + i, seat_row, game_row, w)
-            for s in range(players):
-                for j in range(seat_row.shape[1]):
-                    seat_out[i, s, j] = seat_row[s, j]
-            for j in range(game_row.shape[0]):
-                game_out[i, j] = game_row[j]
-
-
-@kernel_njit()
-def trace_one(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, trace, trace_len):
-    """One game with its event log (for `sim trace`)."""
-    play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row,
-              _scratch(deck0.shape[0], trace, trace_len))
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
+def play_games(rp, deck0, builtin, players, sids, sparams, users, seed, start, count, seat_out, game_out, trace,
+               trace_len):
+    """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns),
+    one block on one scratch (every game draws from its own stream, so blocks never change results); `trace`
+    (0 rows unless wanted) logs events. The engine runs blocks on its threads (sim.engine.run_chunk)."""
+    w = _scratch(deck0.shape[0], builtin, trace, trace_len)
+    # A game writes into block-local rows first: the output rows of neighbouring blocks share cache lines.
+    seat_row = np.zeros((players, seat_out.shape[2]), np.int32)
+    game_row = np.zeros(game_out.shape[1], np.int32)
+    for i in range(count):
+        play_game(rp, deck0, players, sids, sparams, users, seed, start + i, seat_row, game_row, w)
+        for s in range(players):
+            for j in range(seat_row.shape[1]):
+                seat_out[i, s, j] = seat_row[s, j]
+        for j in range(game_row.shape[0]):
+            game_out[i, j] = game_row[j]
 
 
 def kernel_data(params, players, data=None):
-    """The kernel's inputs: rule vector (rules.PARAMS order) and the canonical deck."""
+    """The kernel's inputs: rule vector (rules.PARAMS order), the canonical deck, the strategies' dispatch."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
-    return rp, np.array(rules.build_deck(params), np.int8)
+    return rp, np.array(rules.build_deck(params), np.int8), BUILTIN
 
