@@ -40,7 +40,7 @@ def test_run_gives_the_cli_numbers_and_writes_nothing_without_out(tmp_path, monk
     assert r.seats["win_share"].sum() == pytest.approx(1)
     assert len(r.strategies) == 4 and {"seat_games", "win_lo", "win_hi", "rank_mean"} <= set(r.strategies.columns)
     assert len(r.games) == 3000 and r.games["game"].tolist() == list(range(3000))
-    assert r.games["s1_score"].mean() == pytest.approx(r.seats["score_mean"][1])
+    assert r.games["s2_score"].mean() == pytest.approx(r.seats["score_mean"][1])
     assert r.run_dir is None and r.complete
 
 

@@ -115,7 +115,7 @@ def test_trace_replays_game_i_of_the_run(tmp_path):
     events = [json.loads(line) for line in out.splitlines()]
     result = events[-1]
     assert result["kind"] == "result"
-    assert result["score"] == [int(rows.loc[42, f"s{s}_score"]) for s in range(3)]
+    assert result["score"] == [int(rows.loc[42, f"s{s + 1}_score"]) for s in range(3)]
     assert result["game"]["turns"] == int(rows.loc[42, "turns"])
     code, text, _ = run_cli(["trace", "straw", "--players", "3", "--seed", "7", "--game", "42"])
     assert "Round 1: seat" in text and "plays" in text

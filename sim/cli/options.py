@@ -3,6 +3,7 @@ out, threads, backend, ...), and the checks of output paths made before any game
 from __future__ import annotations
 
 import os
+import tempfile
 
 import click
 
@@ -143,24 +144,31 @@ def run_arguments(opts, game_id, kind=None):
 
 
 def check_html_path(path, option="--html"):
-    """Fail before running when the report could not be written."""
+    """Fail before running when the report could not be written: a new file, in a folder where a file can be made
+    (tried, since permission bits do not tell: root passes os.access under /proc). Creates nothing."""
     if path is None:
         return None
-    folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise UserError(f"{option} {path} is a directory; give a file name")
     if os.path.lexists(path):  # the rule of --out: new paths only, so nothing written before is ever replaced
         raise UserError(f"{option} {path} already exists; give a new file name (nothing was changed)")
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder):  # the report writer creates the missing folders; try where it would start
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise UserError(f"cannot write {option} {path}: {folder} is not a folder")
     try:
-        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder, prefix=".sim-write-test-"):
+            pass
     except OSError as exc:
         raise UserError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
-    if not os.access(folder, os.W_OK):
-        raise UserError(f"cannot write {option} {path}: the folder is not writable")
     return path
 
 
 def write_html(path, context):
     from reports.html import write_report
-    write_report(context, path)
+    try:
+        write_report(context, path)
+    except OSError as exc:  # the folder changed since check_html_path; the run directory is already written
+        raise UserError(f"cannot write the report {path}: {exc.strerror or exc}") from None
     click.echo(f"report: {path}")
