@@ -210,6 +210,48 @@ def _ls(path):
     return os.listdir(path) if os.path.isdir(path) else []
 
 
+@pytest.mark.parametrize("command", [
+    ["compare", "straw", "--variant", "base", "--variant", "evertide"],
+    ["sweep", "straw", "--set", "break_at=40:50:5"],
+    ["tournament", "straw", "--players", "3", "--strategies", "safe,random,weighted"],
+], ids=["compare", "sweep", "tournament"])
+def test_ctrl_c_ends_a_multi_run_with_a_valid_partial_run_and_exit_130(tmp_path, command):
+    import fcntl
+    import pty
+    import re
+    import struct
+    import termios
+    out_dir = tmp_path / "partial"
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    bar, terminal = pty.openpty()  # the progress bar draws on a terminal only: its rate is the sign of play
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a bar needs a width
+    seen = bytearray()
+
+    def games_played():
+        import select
+        while select.select([bar], [], [], 0)[0]:
+            seen.extend(os.read(bar, 65536))
+        return re.search(rb"[1-9][\d.]*k? games/s", bytes(seen)) is not None  # a chunk has finished
+
+    try:
+        with running([sys.executable, "-m", "sim", *command, "--n", "500000000", "--chunk-size", "2000",
+                      "--out", str(out_dir)], stdout=subprocess.PIPE, stderr=terminal, env=env) as proc:
+            wait_until(proc, games_played, "the progress bar's rate")
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=120)
+    finally:
+        os.close(terminal)
+        os.close(bar)
+    assert proc.returncode == 130, printed(out, bytes(seen))
+    assert "(partial: interrupted)" in out.decode()
+    manifest = json.loads((out_dir / "manifest.json").read_text())
+    assert manifest["status"] == "partial" and 0 < manifest["n_games"] < 500000000
+    assert f"--n {manifest['n_games']}" in manifest["command"]
+    for run in manifest["runs"]:
+        part = json.loads((out_dir / run["dir"] / "manifest.json").read_text())
+        assert part["status"] == "partial" and part["n_games"] == manifest["n_games"]
+
+
 def test_the_documented_plugin_example_runs(tmp_path):
     import re
     text = open(os.path.join(os.path.dirname(__file__), "..", "docs", "plugins.md")).read()
