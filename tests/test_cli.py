@@ -82,6 +82,11 @@ def test_every_command_has_help():
         assert code == 0 and "Usage:" in text and len(text.splitlines()) > 3, command
 
 
+def test_a_bare_sim_prints_its_help():
+    code, out, err = run_cli([])
+    assert code == 0 and out.startswith("Usage: ") and "Commands:" in out and not err
+
+
 def test_list_names_games_and_defaults():
     code, out, _ = run_cli(["list"])
     assert code == 0 and "straw" in out and "default strategy: safe" in out
@@ -166,6 +171,11 @@ def test_plugin_strategy_runs_and_bad_plugins_fail_cleanly(tmp_path):
     (["run", "straw", "--threads", "0"], ["--threads"]),
     (["run", "straw", "--bogus"], ["No such option"]),
     (["trace", "straw"], ["--game"]),
+    (["run", "straw", "--threads", "x"], ["--threads", "needs a whole number, not 'x'"]),
+    (["run", "straw", "--chunk-size", "0"], ["--chunk-size", "must be at least 1, not 0"]),
+    (["run", "straw", "--connect-timeout", "soon"], ["--connect-timeout", "needs a number, not 'soon'"]),
+    (["run", "straw", "--precision", "nan"], ["--precision", "needs a number"]),
+    (["trace", "straw", "--game", "-1"], ["--game", "must be at least 0, not -1"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needles):
     assert_one_line_error(args, *needles)
