@@ -126,8 +126,13 @@ def fault_line(configs, fault, labels=None):
         events, _ = trace_game(config, fault.game_index)
         if events and events[-1]["kind"] == "fault":
             break
-    decisions = [e for e in events if e.get("kind") in ("decide", "illegal")]
-    where = f" — last recorded decision: {' '.join(decisions[-1]['text'].split())}" if decisions else ""
+    before = events[-2] if len(events) > 1 else None  # the kernel's last event before the fault
+    if before is None:
+        where = ""
+    elif before["kind"] in ("illegal", "error"):  # the game records the illegal choice itself: seat, decision, value
+        where = f" — {' '.join(before['text'].split())}"
+    else:  # it records legal moves only: the last one tells where the game stood, not who broke the rules
+        where = f" — the last recorded event before it: {' '.join(before['text'].split())}"
     which = f" in configuration {labels[i]}" if labels and len(configs) > 1 else ""
     return (f"{fault}{which}{where} (replay it: sim trace {config.game.id} --game {fault.game_index} with "
             f"{'that configuration' if which else 'the run'}'s options)")

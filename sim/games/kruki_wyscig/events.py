@@ -13,6 +13,9 @@ _KIND = rules.KIND_NAMES
 _WHY = ("start hand", "end of turn", "take-2")
 
 
+_DECISIONS = ("play", "pile", "mix", "place", "discard")  # obs.DEC_PLAY .. DEC_DISCARD
+
+
 def _land(x):
     return rules.LAND_LETTERS[x] if 0 <= x < len(rules.LAND_LETTERS) else "?"
 
@@ -99,8 +102,9 @@ def describe_event(ev, players):
                 "text": f"End after {c} turns: win shares {a / 60:g} / {b / 60:g}"
                         f"{' (truncated)' if d else ''}{' (hand sizes ' + str(f) + ' / ' + str(g) + ')' if e else ''}"}
     if kind == k.EV_ERROR:
-        return {"kind": "error", "seat": seat, "decision": b, "action": c,
-                "text": f"  seat {seat} chose an illegal option {c} (decision {b})"}
+        decision = _DECISIONS[b] if 0 <= b < len(_DECISIONS) else str(b)
+        return {"kind": "error", "seat": seat, "decision": decision, "action": c,
+                "text": f"  seat {seat} chose an illegal option {c} at the {decision} decision"}
     if kind == k.EV_DETOUR_CARD:
         return {"kind": "detour_card", "seat": seat, "card": b, "lands": [_land(c), _land(d)],
                 "text": f"  seat {seat} takes card {b} ({_land(c)}, {_land(d)}) from the land stack for a detour"}
