@@ -30,7 +30,7 @@ GAME_OPTIONS = {
               "evertide=0", "safe.escape_at=2", "break_at=40:44:2", "break_at=60:40", "break_at=40:44:0",
               "lamp_min=9"),
     "--strategy": ("random", "safe", "genius", "random,safe", "safe:courage=3", "safe:escape_at=high",
-                   "./nope.py:f", ":", ","),
+                   "./nope.py:f", "./syntax.py:f", "./existing.txt:f", ":", ","),
     "--seed": ("0", "7", "-1", "x", str(2 ** 64)),
     "--data": ("x=y", "cards=missing.csv", "=", "nodata"),
 }
@@ -40,7 +40,8 @@ RUN_OPTIONS = {
     "--scheduler": ("foo", "", "tcp://", "tcp://localhost:70000"),
     "--workers": ("0", "x"),
     "--connect-timeout": ("0", "x"),
-    "--html": (NEW_HTML, "existing.txt", f"{UNWRITABLE}/r.html", "old-run", "existing.txt/r.html"),
+    "--html": (NEW_HTML, f"{NEW_OUT}/r.html", "existing.txt", f"{UNWRITABLE}/r.html", "old-run",
+               "existing.txt/r.html"),
     "-q": None,
 }
 OUTS = (NEW_OUT, NEW_OUT, "old-run", "existing.txt", f"{UNWRITABLE}/out", "existing.txt/sub")
@@ -79,7 +80,7 @@ def command_lines(draw):
         args += draw(st.lists(st.sampled_from(GAMES), max_size=1))
     elif command:
         args.append(draw(st.sampled_from(GAMES)))
-    for name in draw(st.lists(st.sampled_from(sorted(own)), max_size=4, unique=True)) if own else []:
+    for name in draw(st.lists(st.sampled_from(sorted(own)), max_size=3, unique=True)) if own else []:
         args += _option(draw, name, own[name])
     if command in REQUIRED and draw(st.sampled_from([True] * 9 + [False])):
         args += _option(draw, *REQUIRED[command])
@@ -90,6 +91,8 @@ def command_lines(draw):
         args += _option(draw, name, FOREIGN[name])
     if command in PLAYING:
         args += ["--n", draw(st.sampled_from(COUNTS)), "--out", draw(st.sampled_from(OUTS))]
+        if "--html" not in args and draw(st.sampled_from([False, False, True])):  # the other output path
+            args += _option(draw, "--html", RUN_OPTIONS["--html"])
     return args
 
 
@@ -108,7 +111,8 @@ def saved_run(tmp_path_factory):
 
 @contextlib.contextmanager
 def example_folder(saved_run):
-    """A fresh working folder holding an existing file, a saved run, a damaged run; the CLI runs inside it."""
+    """A fresh working folder holding an existing file, a saved run, a damaged run and a plug-in file that does not
+    import; the CLI runs inside it."""
     previous = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="sim-bad-input-") as folder:
         shutil.copytree(saved_run, os.path.join(folder, "old-run"))
@@ -117,6 +121,8 @@ def example_folder(saved_run):
             f.write('{"kind": "run", "ga')
         with open(os.path.join(folder, "existing.txt"), "w") as f:
             f.write("keep me\n")
+        with open(os.path.join(folder, "syntax.py"), "w") as f:
+            f.write("def (:\n")
         os.chdir(folder)
         try:
             yield folder
