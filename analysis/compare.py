@@ -9,8 +9,8 @@ p-value from the normal distribution, or Student t with n − 1 d.o.f. when n < 
 row of the table (all variants × all metrics) at once.
 
 Metric names understood in words (others are shown as given): `win_s<n>` (seat n's win share, seat 1 first in turn
-order, reported in percentage points), `score_s<n>` (seat n's mean score), `length` (game length), `tie` (tie rate, points),
-`margin` (winning margin), `balance`, `lead_changes`.
+order, reported in percentage points), `score_s<n>` (seat n's mean score), `length` (game length), `tie` (tie rate,
+points), `margin` (winning margin), `balance`, `lead_changes`.
 """
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Bad input and faults during a run (docs/errors.md): one line, exit status 2, nothing existing overwritten, the
 finished games kept."""
 import json
-import os
 
 import pytest
 from click.testing import CliRunner
