@@ -8,9 +8,9 @@ cancels. Difference = mean of d; s.e. = sd(d) / sqrt(n) with the sample sd (n �
 p-value from the normal distribution, or Student t with n − 1 d.o.f. when n < 30. Holm correction runs over every
 row of the table (all variants × all metrics) at once.
 
-Metric names understood in words (others are shown as given): `win_s<i>` (seat i's win share, 0-based, reported
-in percentage points), `score_s<i>` (seat i's mean score), `length` (game length), `tie` (tie rate, points),
-`margin` (winning margin), `balance`, `lead_changes`.
+Metric names understood in words (others are shown as given): `win_s<n>` (seat n's win share, seat 1 first in turn
+order, reported in percentage points), `score_s<n>` (seat n's mean score), `length` (game length), `tie` (tie rate,
+points), `margin` (winning margin), `balance`, `lead_changes`.
 """
 from __future__ import annotations
 
@@ -94,10 +94,10 @@ def describe_metric(metric):
     """(words, scale, unit) for a metric name: win shares and tie rates are shown ×100 in points."""
     m = re.fullmatch(r"win_s(\d+)", metric)
     if m:
-        return f"seat {int(m.group(1)) + 1}'s win share", 100.0, "points"
+        return f"seat {int(m.group(1))}'s win share", 100.0, "points"
     m = re.fullmatch(r"score_s(\d+)", metric)
     if m:
-        return f"seat {int(m.group(1)) + 1}'s mean score", 1.0, "points"
+        return f"seat {int(m.group(1))}'s mean score", 1.0, "points"
     known = {"length": ("game length", 1.0, ""), "tie": ("the tie rate", 100.0, "points"),
              "tie_rate": ("the tie rate", 100.0, "points"), "margin": ("the winning margin", 1.0, "points"),
              "decisiveness": ("the winning margin", 1.0, "points"), "duration": ("game length", 1.0, ""),

@@ -39,7 +39,7 @@ def analysis_columns(names, players=None, extra=()):
     if players is None:
         players = sum(1 for c in names if c.endswith("_score") and c[0] == "s" and c[1:-6].isdigit())
     wanted = ["game", "players", "lead_changes", *_LENGTH_GUESSES, *extra]
-    for s in range(players):
+    for s in range(1, players + 1):  # s1_ is the first seat's (docs/results.md)
         wanted += [f"s{s}_strategy", f"s{s}_score", f"s{s}_rank", f"s{s}_win"]
     return [c for c in names if c in wanted]
 
@@ -102,11 +102,12 @@ def analyse_games(df, players=None, length_column=None) -> dict:
         players = int(df["players"].iloc[0]) if "players" in df and len(df) else \
             len([c for c in df.columns if c.endswith("_score")])
     n = len(df)
-    scores = np.column_stack([df[f"s{s}_score"].to_numpy(np.int64) for s in range(players)])
-    ranks = np.column_stack([df[f"s{s}_rank"].to_numpy(np.int64) for s in range(players)])
-    win = np.column_stack([df[f"s{s}_win"].to_numpy(float) for s in range(players)])
+    numbers = range(1, players + 1)  # the file's columns are named by seat number: s1_ is index 0's
+    scores = np.column_stack([df[f"s{s}_score"].to_numpy(np.int64) for s in numbers])
+    ranks = np.column_stack([df[f"s{s}_rank"].to_numpy(np.int64) for s in numbers])
+    win = np.column_stack([df[f"s{s}_win"].to_numpy(float) for s in numbers])
     labels = []
-    for s in range(players):
+    for s in numbers:
         col = f"s{s}_strategy"
         if col in df and n:
             c = df[col]

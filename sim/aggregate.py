@@ -190,14 +190,15 @@ def winning_margin(scores, ranks, tie):
 
 
 def game_metrics(config, seat_out, game_out):
-    """Per-game integer metrics: {name: int64 array(count)}; seat metrics are named win_s<i> and score_s<i>."""
+    """Per-game integer metrics: {name: int64 array(count)}; seat metrics are named win_s<n> and score_s<n> by the
+    seat number a person reads (win_s1 is the first seat's, array index 0)."""
     game = config.game
     ranks = seat_out[:, :, 1]
     tie = (ranks == 1).sum(axis=1) > 1
     out = {}
     for s in range(config.players):
-        out[f"win_s{s}"] = seat_out[:, s, 2].astype(np.int64)
-        out[f"score_s{s}"] = seat_out[:, s, 0].astype(np.int64)
+        out[f"win_s{s + 1}"] = seat_out[:, s, 2].astype(np.int64)
+        out[f"score_s{s + 1}"] = seat_out[:, s, 0].astype(np.int64)
     out["length"] = game_out[:, game.all_game_columns.index(game.length_column)].astype(np.int64)
     out["tie"] = tie.astype(np.int64)
     out["margin"] = winning_margin(seat_out[:, :, 0].astype(np.int64), ranks, tie)

@@ -5,6 +5,8 @@ Everything here is computed from exact aggregates by analysis/; the objects keep
 """
 from __future__ import annotations
 
+from sim.seats import seat_number
+
 SEAT_COLUMNS = ("seat", "strategy", "games", "wins", "win_share", "win_lo", "win_hi", "score_mean", "score_se",
                 "score_min", "score_max", "rank_mean")
 STRATEGY_COLUMNS = ("strategy", "seats", "seat_games", "wins", "win_share", "win_lo", "win_hi", "score_mean",
@@ -13,10 +15,19 @@ STRATEGY_COLUMNS = ("strategy", "seats", "seat_games", "wins", "win_share", "win
 
 def _frame(rows, columns, **constant):
     import pandas as pd
-    df = pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=list(columns))
+    df = pd.DataFrame([{c: _seat_numbers(c, row.get(c)) for c in columns} for row in rows], columns=list(columns))
     for i, (name, value) in enumerate(constant.items()):
         df.insert(i, name, value)
     return df
+
+
+def _seat_numbers(column, value):
+    """Seat indices of a summary row (0-based, as every array) as the seat numbers a person reads (1-based)."""
+    if column == "seat":
+        return seat_number(value)
+    if column == "seats":
+        return [seat_number(s) for s in value]
+    return value
 
 
 def summary_json(summary, aggregate):
@@ -96,7 +107,7 @@ class Comparison:
         rows = []
         for label, result, summary in zip(self.labels, self.results, self.summaries):
             row = {"label": label, "players": result.config.players, "games": result.aggregate.n}
-            for s, seat in enumerate(summary["seats"]):
+            for s, seat in enumerate(summary["seats"], start=1):  # win_share_s1 is the first seat's
                 row.update({f"win_share_s{s}": seat["win_share"], f"win_lo_s{s}": seat["win_lo"],
                             f"win_hi_s{s}": seat["win_hi"]})
             for name, m in balance_metrics(result.aggregate, result.config.game).items():
@@ -196,7 +207,7 @@ class Trace:
         if self.fault:
             return out
         r = self.result
-        out += [f"seat {s} ({cfg.seats[s].label}): score {r['score'][s]}, rank {r['rank'][s]}, "
+        out += [f"seat {seat_number(s)} ({cfg.seats[s].label}): score {r['score'][s]}, rank {r['rank'][s]}, "
                 f"win share {r['win'][s]:g}" for s in range(cfg.players)]
         return out
 

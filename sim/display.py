@@ -85,7 +85,7 @@ def _config_rows(result):
     for _, r in result.rows.iterrows():
         players = int(r["players"])
         shares = " · ".join(_interval_pct(r[f"win_share_s{s}"], r[f"win_lo_s{s}"], r[f"win_hi_s{s}"])
-                            for s in range(players))
+                            for s in range(1, players + 1))
         rows.append([r["label"], f"{int(r['games']):,}", shares,
                      f"{r['balance']:.3f} [{r['balance_lo']:.3f}, {r['balance_hi']:.3f}]",
                      f"{r['duration']:.1f} ± {(r['duration_hi'] - r['duration_lo']) / 2:.1f}",

@@ -98,11 +98,11 @@ def _run_and_save(backend, config, n, run_dir, rows_to, chunk_size, progress, sh
     summary = summarize(result.aggregate, config)
     games = _read_rows(rows_to, multi.files) if keep_games and multi.files else None
     outcome = RunOutcome(result, summary, run_dir, multi.convergence[0], games)
-    fault = multi.fault
-    if fault is not None and result.aggregate.n == 0:  # nothing finished: nothing to keep
+    fault = multi.fault and fault_line([config], multi.fault)
+    if fault and result.aggregate.n == 0:  # nothing finished: nothing to keep
         if run_dir is not None:
             results.remove_if_empty(run_dir)
-        raise SpecError(fault_line(config, fault))
+        raise SpecError(fault)
     if run_dir is not None:
         # the command of a partial run plays exactly the games it kept
         n_done = result.aggregate.n if should_stop is not None or not result.complete else n
@@ -110,24 +110,36 @@ def _run_and_save(backend, config, n, run_dir, rows_to, chunk_size, progress, sh
         asked = getattr(backend, "threads", None)
         if asked and asked > result.threads:
             info["threads_requested"] = asked  # more than the machine runs: `threads` says what was used
-        if fault is not None:
-            info["fault"] = fault_line(config, fault)
+        if fault:
+            info["fault"] = fault
         outcome.manifest = save_result(run_dir, result, summary, n_done, multi.files, info or None)
-    if fault is not None:
-        kept = f"; the {result.aggregate.n:,} games before it are kept" + (
-            f" as a partial run in {run_dir}" if run_dir else "")
-        raise SpecError(fault_line(config, fault) + kept)
+    if fault:
+        raise SpecError(fault + _kept(result.aggregate.n, run_dir))
     return outcome
 
 
-def fault_line(config, fault):
-    """The fault of a run in one line: the game, and the seat, decision and value from the game's own trace."""
+def fault_line(configs, fault, labels=None):
+    """The fault of a run in one line: the game, the configuration that broke (when several play), and the seat,
+    decision and value from that configuration's own trace of the game."""
     from sim.tracing import trace_game
-    events, _ = trace_game(config, fault.game_index)
-    decisions = [e for e in events if e.get("kind") in ("decide", "illegal")]
-    where = f" — last recorded decision: {' '.join(decisions[-1]['text'].split())}" if decisions else ""
-    return (f"{fault}{where} (replay it: sim trace {config.game.id} --game {fault.game_index} with the run's "
-            "options)")
+    for i, config in enumerate(configs):
+        events, _ = trace_game(config, fault.game_index)
+        if events and events[-1]["kind"] == "fault":
+            break
+    before = events[-2] if len(events) > 1 else None  # the kernel's last event before the fault
+    if before is None:
+        where = ""
+    elif before["kind"] in ("illegal", "error"):  # the game records the illegal choice itself: seat, decision, value
+        where = f" — {' '.join(before['text'].split())}"
+    else:  # it records legal moves only: the last one tells where the game stood, not who broke the rules
+        where = f" — the last recorded event before it: {' '.join(before['text'].split())}"
+    which = f" in configuration {labels[i]}" if labels and len(configs) > 1 else ""
+    return (f"{fault}{which}{where} (replay it: sim trace {config.game.id} --game {fault.game_index} with "
+            f"{'that configuration' if which else 'the run'}'s options)")
+
+
+def _kept(n_games, run_dir):
+    return f"; the {n_games:,} games before it are kept" + (f" as a partial run in {run_dir}" if run_dir else "")
 
 
 def _read_rows(folder, files):
@@ -154,14 +166,19 @@ def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, 
     backend = backend or LocalBackend()
     parent = results.prepare_run_dir(out) if out else None
     multi = _play(backend, configs, n, parent, progress, chunk_size=chunk_size)
-    if multi.fault is not None:
+    fault = multi.fault and fault_line(configs, multi.fault, labels)
+    n_done = multi.results[0].aggregate.n
+    if fault and n_done == 0:  # nothing finished: nothing to keep
         if parent is not None:
             results.remove_if_empty(parent)
-        raise SpecError(fault_line(configs[0], multi.fault))
+        raise SpecError(fault)
     summaries = [summarize(r.aggregate, r.config) for r in multi.results]
     outcome = MultiOutcome(kind, list(labels), multi, summaries, parent, command)
     if parent is not None:
-        outcome.saved = save_multi(parent, labels, multi, n, kind, command, backend.describe() or None, summaries)
+        info = {**backend.describe(), **({"fault": fault} if fault else {})}
+        outcome.saved = save_multi(parent, labels, multi, n, kind, command, info or None, summaries)
+    if fault:  # the games before it are a valid partial run, as for one configuration
+        raise SpecError(fault + _kept(n_done, parent))
     return outcome
 
 

@@ -130,11 +130,12 @@ class GameRowWriter:
                 "seed": pa.array(np.full(n, self.config.seed, np.int64)),
                 "players": pa.array(np.full(n, self.config.players, np.int8))}
         for s in range(self.config.players):
-            cols[f"s{s}_strategy"] = pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)),
-                                                                    pa.array([self.labels[s]]))
+            seat = f"s{s + 1}"  # columns by the seat number a person reads: s1_ is the first seat's
+            cols[f"{seat}_strategy"] = pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)),
+                                                                      pa.array([self.labels[s]]))
             for c in self.seat_cols:
-                cols[f"s{s}_{c}"] = pa.array(seat_out[:, s, game.all_seat_columns.index(c)])
-            cols[f"s{s}_win"] = pa.array(seat_out[:, s, 2] / WIN_SCALE)
+                cols[f"{seat}_{c}"] = pa.array(seat_out[:, s, game.all_seat_columns.index(c)])
+            cols[f"{seat}_win"] = pa.array(seat_out[:, s, 2] / WIN_SCALE)
         for c in self.game_cols:
             cols[c] = pa.array(game_out[:, game.all_game_columns.index(c)])
         table = pa.table(cols)

@@ -20,6 +20,12 @@ from sim.spec import MAX_SEATS, SpecError
 PLUGIN_SID = -1
 
 
+def seat_number(index):
+    """The seat number a person reads for seat `index` of the kernel's arrays (0-based): seat 1 is the first in turn
+    order (as the rules files count). None for the kernels' 'no seat' (−1)."""
+    return index + 1 if index >= 0 else None
+
+
 @dataclass(frozen=True)
 class SeatStrategy:
     label: str  # how the seat is shown: the spec as typed, parameters included

@@ -37,10 +37,12 @@ def test_run_gives_the_cli_numbers_and_writes_nothing_without_out(tmp_path, monk
     assert list(r.seats.columns[:12]) == ["seat", "strategy", "games", "wins", "win_share", "win_lo", "win_hi",
                                           "score_mean", "score_se", "score_min", "score_max", "rank_mean"]
     assert r.seats["strategy"].tolist() == ["random", "safe", "weighted", "straw-hunter"]
+    assert r.seats["seat"].tolist() == [1, 2, 3, 4]  # seat 1 = the first in turn order
+    assert r.strategies["seats"].tolist() == [[1], [2], [3], [4]]
     assert r.seats["win_share"].sum() == pytest.approx(1)
     assert len(r.strategies) == 4 and {"seat_games", "win_lo", "win_hi", "rank_mean"} <= set(r.strategies.columns)
     assert len(r.games) == 3000 and r.games["game"].tolist() == list(range(3000))
-    assert r.games["s1_score"].mean() == pytest.approx(r.seats["score_mean"][1])
+    assert r.games["s2_score"].mean() == pytest.approx(r.seats["score_mean"][1])
     assert r.run_dir is None and r.complete
 
 
@@ -70,7 +72,9 @@ def test_compare_and_sweep_give_rows_and_paired_differences(tmp_path):
     c = sim.compare("straw", n=1500, players=3, variants=["base", "deck-b"], seed=4)
     assert c.rows["label"].tolist() == ["base", "deck-b"] and {"balance", "balance_lo", "tie_rate"} <= set(c.rows)
     assert set(c.paired["variant"]) == {"deck-b"} and {"diff", "lo", "hi", "p_holm"} <= set(c.paired.columns)
-    assert len(c.seats) == 6
+    assert len(c.seats) == 6 and c.seats["seat"].tolist() == [1, 2, 3] * 2
+    assert {"win_share_s1", "win_lo_s3", "win_hi_s3"} <= set(c.rows) and "win_share_s0" not in c.rows
+    assert {"win_s1", "win_s3", "score_s1"} <= set(c.paired["metric"]) and "win_s0" not in set(c.paired["metric"])
     code, _, err = cli("compare", "straw", "--n", "1500", "--players", "3", "--variant", "base", "--variant",
                        "deck-b", "--seed", "4", "--out", str(tmp_path / "c"), "-q")
     assert code == 0, err
@@ -90,6 +94,8 @@ def test_tournament_and_trace():
     code, out, err = cli("trace", "straw", "--players", "3", "--seed", "7", "--game", "5")
     assert code == 0, err
     assert out.splitlines() == tr.lines() and tr.result["score"] and tr.events
+    assert [line.split(" (")[0] for line in tr.lines()[-3:]] == ["seat 1", "seat 2", "seat 3"]
+    assert {e["seat"] for e in tr.events if "seat" in e} == {1, 2, 3}
 
 
 def test_import_sim_stays_light_and_help_and_list_load_no_kernel():

@@ -82,6 +82,11 @@ def test_every_command_has_help():
         assert code == 0 and "Usage:" in text and len(text.splitlines()) > 3, command
 
 
+def test_a_bare_sim_prints_its_help():
+    code, out, err = run_cli([])
+    assert code == 0 and out.startswith("Usage: ") and "Commands:" in out and not err
+
+
 def test_list_names_games_and_defaults():
     code, out, _ = run_cli(["list"])
     assert code == 0 and "straw" in out and "default strategy: safe" in out
@@ -115,7 +120,7 @@ def test_trace_replays_game_i_of_the_run(tmp_path):
     events = [json.loads(line) for line in out.splitlines()]
     result = events[-1]
     assert result["kind"] == "result"
-    assert result["score"] == [int(rows.loc[42, f"s{s}_score"]) for s in range(3)]
+    assert result["score"] == [int(rows.loc[42, f"s{s + 1}_score"]) for s in range(3)]
     assert result["game"]["turns"] == int(rows.loc[42, "turns"])
     code, text, _ = run_cli(["trace", "straw", "--players", "3", "--seed", "7", "--game", "42"])
     assert "Round 1: seat" in text and "plays" in text
@@ -166,6 +171,11 @@ def test_plugin_strategy_runs_and_bad_plugins_fail_cleanly(tmp_path):
     (["run", "straw", "--threads", "0"], ["--threads"]),
     (["run", "straw", "--bogus"], ["No such option"]),
     (["trace", "straw"], ["--game"]),
+    (["run", "straw", "--threads", "x"], ["--threads", "needs a whole number, not 'x'"]),
+    (["run", "straw", "--chunk-size", "0"], ["--chunk-size", "must be at least 1, not 0"]),
+    (["run", "straw", "--connect-timeout", "soon"], ["--connect-timeout", "needs a number, not 'soon'"]),
+    (["run", "straw", "--precision", "nan"], ["--precision", "needs a number"]),
+    (["trace", "straw", "--game", "-1"], ["--game", "must be at least 0, not -1"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needles):
     assert_one_line_error(args, *needles)
@@ -208,6 +218,48 @@ def test_ctrl_c_leaves_a_valid_partial_run(tmp_path):
 
 def _ls(path):
     return os.listdir(path) if os.path.isdir(path) else []
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "straw", "--variant", "base", "--variant", "evertide"],
+    ["sweep", "straw", "--set", "break_at=40:50:5"],
+    ["tournament", "straw", "--players", "3", "--strategies", "safe,random,weighted"],
+], ids=["compare", "sweep", "tournament"])
+def test_ctrl_c_ends_a_multi_run_with_a_valid_partial_run_and_exit_130(tmp_path, command):
+    import fcntl
+    import pty
+    import re
+    import struct
+    import termios
+    out_dir = tmp_path / "partial"
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    bar, terminal = pty.openpty()  # the progress bar draws on a terminal only: its rate is the sign of play
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a bar needs a width
+    seen = bytearray()
+
+    def games_played():
+        import select
+        while select.select([bar], [], [], 0)[0]:
+            seen.extend(os.read(bar, 65536))
+        return re.search(rb"[1-9][\d.]*k? games/s", bytes(seen)) is not None  # a chunk has finished
+
+    try:
+        with running([sys.executable, "-m", "sim", *command, "--n", "500000000", "--chunk-size", "2000",
+                      "--out", str(out_dir)], stdout=subprocess.PIPE, stderr=terminal, env=env) as proc:
+            wait_until(proc, games_played, "the progress bar's rate")
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=120)
+    finally:
+        os.close(terminal)
+        os.close(bar)
+    assert proc.returncode == 130, printed(out, bytes(seen))
+    assert "(partial: interrupted)" in out.decode()
+    manifest = json.loads((out_dir / "manifest.json").read_text())
+    assert manifest["status"] == "partial" and 0 < manifest["n_games"] < 500000000
+    assert f"--n {manifest['n_games']}" in manifest["command"]
+    for run in manifest["runs"]:
+        part = json.loads((out_dir / run["dir"] / "manifest.json").read_text())
+        assert part["status"] == "partial" and part["n_games"] == manifest["n_games"]
 
 
 def test_the_documented_plugin_example_runs(tmp_path):

@@ -115,9 +115,9 @@ def test_execute_run_writes_a_complete_run_directory(tmp_path):
     import pandas as pd
     rows = pd.read_parquet(out / "games.parquet")
     assert len(rows) == 2000 and rows["game"].tolist() == list(range(2000))
-    assert rows[[f"s{s}_win" for s in range(4)]].sum(axis=1).round(9).eq(1).all()
+    assert rows[[f"s{s}_win" for s in range(1, 5)]].sum(axis=1).round(9).eq(1).all()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["seats"][1]["strategy"] == "safe"
     assert abs(sum(s["win_share"] for s in summary["seats"]) - 1) < 1e-9
     assert outcome.summary["games"] == 2000
-    assert np.isclose(rows["s0_score"].mean(), summary["seats"][0]["score_mean"])
+    assert np.isclose(rows["s1_score"].mean(), summary["seats"][0]["score_mean"])

@@ -1,7 +1,6 @@
 """Bad input and faults during a run (docs/errors.md): one line, exit status 2, nothing existing overwritten, the
 finished games kept."""
 import json
-import os
 
 import pytest
 from click.testing import CliRunner
@@ -130,3 +129,42 @@ def test_a_plugin_that_raises_is_one_line(tmp_path):
     one_line(["run", "straw", "--strategy", f"{path}:go", "--n", "10", "--out", tmp_path / "o"],
              "cannot be called from the kernel", "never raise")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_fault_in_a_compare_keeps_the_finished_games_of_every_configuration(tmp_path):
+    plugin = tmp_path / "bots.py"
+    plugin.write_text(SOMETIMES_CHEATS)
+    out = tmp_path / "cmp"
+    line = one_line(["compare", "straw", "--players", "2", "--strategy", f"safe,{plugin}:sometimes", "--variant",
+                     "base", "--variant", "evertide", "--n", "5000", "--out", out],
+                    "stopped: a strategy chose an illegal action", "in configuration base",
+                    "games before it are kept as a partial run")
+    bad = int(line.split("game ")[1].split()[0])
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "partial" and manifest["n_games"] == bad > 0 and "fault" in manifest
+    assert f"--n {bad}" in manifest["command"]
+    for run in manifest["runs"]:
+        part = json.loads((out / run["dir"] / "manifest.json").read_text())
+        assert part["status"] == "partial" and part["n_games"] == bad
+
+
+UNWRITABLE = "/proc/sim-no-such-folder/r.html"  # no file can be made there, not even by root
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "straw"],
+    ["compare", "straw", "--variant", "base", "--variant", "evertide"],
+    ["sweep", "straw", "--set", "break_at=40:44:2"],
+    ["tournament", "straw", "--players", "2", "--strategies", "safe,random"],
+    ["tune", "straw", "--param", "break_at=40:60", "--target", "balance", "--trials", "2"],
+], ids=["run", "compare", "sweep", "tournament", "tune"])
+def test_an_unwritable_report_path_is_refused_before_any_game(tmp_path, args):
+    out = tmp_path / "never"
+    one_line([*args, "--n", "50", "--out", out, "--html", UNWRITABLE], "cannot write --html")
+    assert not out.exists()
+
+
+def test_report_to_an_unwritable_path_is_one_line(tmp_path):
+    assert cli("run", "straw", "--n", "20", "--out", tmp_path / "b")[0] == 0
+    one_line(["report", tmp_path / "b", "-o", UNWRITABLE], "cannot write -o")
+    one_line(["report", tmp_path / "b", "-o", tmp_path / "b" / "manifest.json" / "r.html"], "is not a folder")

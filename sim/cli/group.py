@@ -15,6 +15,9 @@ from sim.spec import SpecError
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >= 8.2; older click prints the help itself
+
+
 class UserError(click.ClickException):
     exit_code = 2
 
@@ -28,6 +31,9 @@ class SimGroup(click.Group):
         except click.exceptions.Abort:
             click.echo("aborted", err=True)
             sys.exit(130)
+        except _NO_ARGS as exc:  # a bare `sim`: the help as it reads, not an error
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.ClickException as exc:
             click.echo(f"error: {one_line(exc.format_message())}", err=True)
             sys.exit(2)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import check_html_path, write_html
+from sim.cli.options import Count, Number, check_html_path, write_html
 
 
 @click.command("list")
@@ -24,9 +24,11 @@ def list_games(game):
 
 
 @click.command()
-@click.option("--precision", type=float, required=True, help="Target 95% half-width of a win share (0.002 = ±0.2 pp).")
+@click.option("--precision", type=Number(), required=True,
+              help="Target 95% half-width of a win share (0.002 = ±0.2 pp).")
 @click.argument("game", required=False)
-@click.option("--players", "-p", type=int, default=None, help="Seats (uses the fair share 1/P as the expected p).")
+@click.option("--players", "-p", type=Count(None), default=None,
+              help="Seats (uses the fair share 1/P as the expected p).")
 def plan(precision, game, players):
     """How many games a claimed precision needs: the worst case (p = 0.5) and, for a game, at the fair share."""
     from analysis.precision import games_needed
@@ -62,7 +64,7 @@ def report(run_dirs, output):
 
 @click.command()
 @click.argument("games", nargs=-1)
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", "-j", type=Count(), default=1, show_default=True,
               help="Compile this many games at once, each in its own process.")
 def warm(games, jobs):
     """Compile every game's kernels (batch and trace) into the cache, so later runs and tests start at once."""

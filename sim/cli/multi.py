@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import (check_html_path, data_option, game_options, given_data, run_arguments, run_options,
+from sim.cli.options import (Count, check_html_path, data_option, game_options, given_data, run_arguments, run_options,
                              seed_option, set_option, variant_option, write_html)
 
 
@@ -69,7 +69,7 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
 
 @click.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, default=None, help="Seats per game (default: the game's).")
+@click.option("--players", "-p", type=Count(None), default=None, help="Seats per game (default: the game's).")
 @click.option("--strategies", required=True,
               help="Comma list of strategy specs; every seat rotation of every line-up is played.")
 @variant_option("Rule variants, as for run.")

@@ -3,6 +3,7 @@ out, threads, backend, ...), and the checks of output paths made before any game
 from __future__ import annotations
 
 import os
+import tempfile
 
 import click
 
@@ -24,7 +25,7 @@ def game_options(f=None, *, several_players=False):
             players = click.option("--players", "-p", default=None,
                                    help="Seat counts to compare, comma separated (2,3,4); default: the game's.")
         else:
-            players = click.option("--players", "-p", type=int, default=None,
+            players = click.option("--players", "-p", type=Count(None), default=None,
                                    help="Number of seats (default: the game's).")
         return _apply(f, [
             click.argument("game"),
@@ -49,7 +50,7 @@ def set_option(help):
 
 
 def seed_option(help=None):
-    return click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help=help)
+    return click.option("--seed", type=Count(0, MAX_INDEX), default=1, show_default=True, help=help)
 
 
 def data_option():
@@ -86,20 +87,46 @@ def given_data(game_name):
     return data_paths_given(get_game(game_name))
 
 
+MAX_INDEX = 2**63 - 1  # seeds and game indices are signed 64-bit in the kernels
+
+
 class Count(click.ParamType):
-    """A whole number of at least `minimum` (games, trials), with a plain message for anything else."""
+    """A whole number from `minimum` to `maximum` (games, trials, threads, seeds, indices; None: no bound), with a
+    plain message for anything else."""
     name = "integer"
 
-    def __init__(self, minimum=1):
-        self.minimum = minimum
+    def __init__(self, minimum=1, maximum=None):
+        self.minimum, self.maximum = minimum, maximum
 
     def convert(self, value, param, ctx):
         try:
             number = int(str(value).replace("_", ""))
         except ValueError:
             self.fail(f"needs a whole number, not '{value}'", param, ctx)
-        if number < self.minimum:
+        if self.minimum is not None and number < self.minimum:
             self.fail(f"must be at least {self.minimum}, not {number}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(f"must be at most {self.maximum:,} (2^63 − 1), not {number:,}" if self.maximum == MAX_INDEX
+                      else f"must be at most {self.maximum:,}, not {number:,}", param, ctx)
+        return number
+
+
+class Number(click.ParamType):
+    """A number of at least `minimum` (seconds, precisions), with a plain message for anything else."""
+    name = "number"
+
+    def __init__(self, minimum=None):
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"needs a number, not '{value}'", param, ctx)
+        if number != number:  # NaN
+            self.fail(f"needs a number, not '{value}'", param, ctx)
+        if self.minimum is not None and number < self.minimum:
+            self.fail(f"must be at least {self.minimum:g}, not {number:g}", param, ctx)
         return number
 
 
@@ -110,16 +137,16 @@ def run_options(f):
                      help="Games to play (per configuration for compare and sweep)."),
         click.option("--out", "-o", default=None,
                      help="Run directory (default runs/<time>-<game>); must be new or empty."),
-        click.option("--threads", type=click.IntRange(min=1), default=None,
+        click.option("--threads", type=Count(), default=None,
                      help="Worker threads (default: all cores)."),
-        click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+        click.option("--chunk-size", type=Count(), default=None,
                      help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results."),
         click.option("--html", default=None, help="Also write a self-contained HTML report to this file."),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Run the chunks on an existing Dask distributed cluster."),
-        click.option("--workers", type=click.IntRange(min=1), default=None,
+        click.option("--workers", type=Count(), default=None,
                      help="Start a local Dask cluster with this many worker processes and run on it."),
-        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+        click.option("--connect-timeout", type=Number(0.1), default=10.0, show_default=True,
                      help="Seconds to wait for --scheduler before giving up."),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; only the run directory."),
     ])
@@ -143,24 +170,31 @@ def run_arguments(opts, game_id, kind=None):
 
 
 def check_html_path(path, option="--html"):
-    """Fail before running when the report could not be written."""
+    """Fail before running when the report could not be written: a new file, in a folder where a file can be made
+    (tried, since permission bits do not tell: root passes os.access under /proc). Creates nothing."""
     if path is None:
         return None
-    folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise UserError(f"{option} {path} is a directory; give a file name")
     if os.path.lexists(path):  # the rule of --out: new paths only, so nothing written before is ever replaced
         raise UserError(f"{option} {path} already exists; give a new file name (nothing was changed)")
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder):  # the report writer creates the missing folders; try where it would start
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise UserError(f"cannot write {option} {path}: {folder} is not a folder")
     try:
-        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder, prefix=".sim-write-test-"):
+            pass
     except OSError as exc:
         raise UserError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
-    if not os.access(folder, os.W_OK):
-        raise UserError(f"cannot write {option} {path}: the folder is not writable")
     return path
 
 
 def write_html(path, context):
     from reports.html import write_report
-    write_report(context, path)
+    try:
+        write_report(context, path)
+    except OSError as exc:  # the folder changed since check_html_path; the run directory is already written
+        raise UserError(f"cannot write the report {path}: {exc.strerror or exc}") from None
     click.echo(f"report: {path}")

@@ -6,16 +6,17 @@ import json
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import check_html_path, game_options, given_data, run_arguments, run_options, write_html
+from sim.cli.options import (MAX_INDEX, Count, Number, check_html_path, game_options, given_data, run_arguments,
+                             run_options, write_html)
 
 
 @click.command()
 @game_options
 @run_options
 @click.option("--save-games", is_flag=True, help="Write one row per game to games.parquet.")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=Number(), default=None,
               help="Play until every seat's 95% win-share half-width is at most this (e.g. 0.002).")
-@click.option("--max-n", type=click.IntRange(min=1), default=100_000_000, show_default=True,
+@click.option("--max-n", type=Count(), default=100_000_000, show_default=True,
               help="Cap on games for --precision.")
 def run(game, players, variants, sets, strategy, seed, save_games, precision, max_n, **opts):
     """Play N games of GAME and print win shares (Wilson 95%), scores and game length per seat and strategy."""
@@ -40,7 +41,7 @@ def run(game, players, variants, sets, strategy, seed, save_games, precision, ma
 
 @click.command()
 @game_options
-@click.option("--game", "game_index", type=click.IntRange(0, 2**63 - 1), required=True, metavar="INDEX",
+@click.option("--game", "game_index", type=Count(0, MAX_INDEX), required=True, metavar="INDEX",
               help="Index of the game within the run (0-based, below 2^63).")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 def trace(game, players, variants, sets, strategy, seed, game_index, fmt):

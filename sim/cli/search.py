@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from sim.cli.options import (Count, check_html_path, data_option, given_data, seed_option, set_option,
+from sim.cli.options import (Count, Number, check_html_path, data_option, given_data, seed_option, set_option,
                              variant_option)
 from sim.search_space import TARGET_HELP
 
@@ -20,27 +20,27 @@ _TARGETS_HELP = "; ".join(
 def _search_options(f):
     for option in reversed([
         click.argument("game"),
-        click.option("--players", "-p", type=int, default=None, help="Number of seats (default: the game's)."),
+        click.option("--players", "-p", type=Count(None), default=None, help="Number of seats (default: the game's)."),
         variant_option("Rule variants held fixed during the search; repeat or join with '+'."),
         set_option("Rule parameters held fixed (NAME=VALUE); repeatable."),
         seed_option("Seed of the search games (every trial plays games 0..n-1 of it); validation uses fresh ones."),
         data_option(),
-        click.option("--trials", type=int, default=40, show_default=True, help="Trials to add to the study."),
+        click.option("--trials", type=Count(None), default=40, show_default=True, help="Trials to add to the study."),
         click.option("--n", "n", type=Count(), default=10_000, show_default=True,
                      help="Games per trial (per seat rotation for tune-strategy)."),
-        click.option("--validate", type=int, default=None,
+        click.option("--validate", type=Count(None), default=None,
                      help="Games per validated configuration on fresh seeds (default: --n)."),
         click.option("--storage", default=None, metavar="URL",
                      help="Optuna storage (sqlite:///study.db) to keep and resume the study; needs --study."),
         click.option("--study", default=None, metavar="NAME", help="Study name inside --storage."),
         click.option("--out", "-o", default=None, help="Folder for tune.json and report.html (new or empty)."),
         click.option("--html", default=None, help="Also write the HTML report to this file."),
-        click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all)."),
+        click.option("--threads", type=Count(), default=None, help="Worker threads (default: all)."),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Play each trial's games on an existing Dask cluster."),
-        click.option("--workers", type=click.IntRange(min=1), default=None,
+        click.option("--workers", type=Count(), default=None,
                      help="Start a local Dask cluster with this many worker processes."),
-        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True),
+        click.option("--connect-timeout", type=Number(0.1), default=10.0, show_default=True),
         click.option("--quiet", "-q", is_flag=True, help="Print only the output folder."),
     ]):
         f = option(f)

@@ -42,7 +42,7 @@ def test_paired_win_share_coverage_on_bernoulli_data():
         v = (u < 0.25 + delta).astype(float)
         noisy = rng.random(n) < 0.02  # a few games decided independently of the baseline
         v[noisy] = rng.random(int(noisy.sum())) < 0.5
-        variants[f"rep{r}"] = paired_from_samples("base", {"win_s0": b}, {"v": {"win_s0": v}})["variants"]["v"]
+        variants[f"rep{r}"] = paired_from_samples("base", {"win_s1": b}, {"v": {"win_s1": v}})["variants"]["v"]
     df = paired_differences({"baseline": "base", "variants": variants})
     truth = 0.98 * (0.25 + delta) + 0.02 * 0.5 - 0.25  # E[v] − E[b]
     rate = ((df["lo"] <= truth) & (truth <= df["hi"])).mean()
@@ -72,10 +72,10 @@ def test_biased_toy_variant_is_detected_and_worded():
     base_win = (u < 0.25).astype(float)
     junk_win = (u < 0.23).astype(float)  # the variant takes 2 points off seat 1
     length_b = rng.integers(40, 60, n).astype(float)
-    paired = paired_from_samples("base", {"win_s0": base_win, "length": length_b},
-                                 {"random-junk": {"win_s0": junk_win, "length": length_b + rng.normal(0, 1, n)}})
+    paired = paired_from_samples("base", {"win_s1": base_win, "length": length_b},
+                                 {"random-junk": {"win_s1": junk_win, "length": length_b + rng.normal(0, 1, n)}})
     df = paired_differences(paired)
-    row = df[df["metric"] == "win_s0"].iloc[0]
+    row = df[df["metric"] == "win_s1"].iloc[0]
     assert row["significant"] and row["hi"] < 0 and row["lo"] <= -0.02 <= row["hi"]
     assert not df[df["metric"] == "length"].iloc[0]["significant"]
     lines = verdict(df, "turns")

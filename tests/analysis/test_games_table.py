@@ -44,7 +44,7 @@ def test_analyse_games_matches_the_aggregate_summary(saved_run):
 def test_fast_path_reads_only_the_analysis_columns(saved_run):
     df = load_games(saved_run.run_dir, columns="analysis")
     assert set(df.columns) == set(analysis_columns(df.columns))
-    assert "s0_breaks" not in df.columns and "turns" in df.columns
+    assert "s1_breaks" not in df.columns and "turns" in df.columns
     assert analyse_run_games(saved_run.run_dir)["seats"][1]["wins"] == saved_run.summary["seats"][1]["wins"]
 
 

@@ -170,10 +170,10 @@ def test_trace_reproduces_the_batch_game_and_decodes(players, strategy, variants
         assert kinds.count("reshuffle") == game_row[SPEC.all_game_columns.index("reshuffles")]
         scores = [e for e in events if e["kind"] == "score"]
         assert [e["total"] for e in scores[-players:]] == seat_row[:, 0].tolist()
-        # the decisions are the reference's, in order
+        # the decisions are the reference's, in order (the trace numbers seats from 1, the reference by index)
         rtrace = []
         ref.play_game(cfg.params, players, 7, 40 + i, [(s.name, s.params) for s in cfg.seats], trace=rtrace)
-        assert [(e["seat"], e["decision"]) for e in events if e["kind"] == "decide"] == \
+        assert [(e["seat"] - 1, e["decision"]) for e in events if e["kind"] == "decide"] == \
                [(e["seat"], e["decision"]) for e in rtrace if e["kind"] == "decide"]
 
 

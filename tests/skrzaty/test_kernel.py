@@ -129,13 +129,14 @@ def test_trace_reproduces_the_batch_game_and_every_event_decodes():
 
 
 def test_trace_matches_the_reference_event_by_event():
-    """Plays, placements and picks in the kernel's log are the reference's, in the same order."""
+    """Plays, placements and picks in the kernel's log are the reference's, in the same order (the trace numbers
+    seats from 1, the reference's log by index)."""
     config = make_config(SPEC, 3, "random,high-roller,weighted", (), seed=2)
     for g in range(5):
         events, _ = trace_game(config, g)
         log = []
         ref.play_game(config.params, 3, 2, g, [(s.name, dict(s.params)) for s in config.seats], trace=log)
-        mine = [(e["kind"], e["seat"], e["card"]) for e in events if e["kind"] in ("play", "place", "pick")]
+        mine = [(e["kind"], e["seat"] - 1, e["card"]) for e in events if e["kind"] in ("play", "place", "pick")]
         theirs = [(e["kind"], e["seat"], e["card"]) for e in log if e["kind"] in ("play", "place", "pick")]
         assert mine == theirs
 

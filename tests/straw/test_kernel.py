@@ -60,15 +60,15 @@ def replay_and_check(config, game_index):
             hands = [[] for _ in range(config.players)]
             T, stack, pile = 0, 0, ev["pile"]
             dealt = 0
-        elif kind == "deal":
-            hands[ev["seat"]].append(ev["card"])
+        elif kind == "deal":  # events number seats from 1 (docs/trace.md); the lists here are 0-based
+            hands[ev["seat"] - 1].append(ev["card"])
             dealt += 1
         elif kind == "draw":
-            hands[ev["seat"]].append(ev["card"])
+            hands[ev["seat"] - 1].append(ev["card"])
             pile -= 1
             assert pile == ev["pile"]
         elif kind == "play":
-            seat, card = ev["seat"], ev["card"]
+            seat, card = ev["seat"] - 1, ev["card"]
             assert card in hands[seat], "played a card not in hand"
             assert not (card == "Copy" and stack == 0), "Copy on an empty Camel"
             assert not (card == "Straw" and T != p["break_at"]), "Straw below the threshold"
@@ -81,11 +81,11 @@ def replay_and_check(config, game_index):
             assert T == ev["T"]
             assert sum(len(h) for h in hands) + pile + stack == deck_size  # conservation
         elif kind == "round_end":
-            seat = ev["seat"]
+            seat = ev["seat"] - 1
             h = sum(hand_value(_code(c)) for c in hands[seat])
             ending = ev["ending"]
-            expected = {"normal break": 0 if seat == ev["ender"] else h,
-                        "straw break": h if seat == ev["ender"] else 0, "stall": h}[ending]
+            ended_it = ev["seat"] == ev["ender"]
+            expected = {"normal break": 0 if ended_it else h, "straw break": h if ended_it else 0, "stall": h}[ending]
             assert ev["score"] == expected
             totals[seat] += expected
             assert ev["total"] == totals[seat]

@@ -1,6 +1,7 @@
 """`sim trace` for Kruki (Odin's Ravens): a kernel event row in words and fields (docs/trace.md)."""
 from sim.games.kruki_wyscig import rules, scratch
 from sim.games.kruki_wyscig.track import HEAD_LABEL, LANE_LABEL, LOOP_LABEL, TAIL_LABEL
+from sim.seats import seat_number
 
 
 _OPTION = rules.OPTION_NAMES
@@ -10,6 +11,9 @@ _KIND = rules.KIND_NAMES
 
 
 _WHY = ("start hand", "end of turn", "take-2")
+
+
+_DECISIONS = ("play", "pile", "mix", "place", "discard")  # obs.DEC_PLAY .. DEC_DISCARD
 
 
 def _land(x):
@@ -30,32 +34,33 @@ def _field(code):
 def describe_event(ev, players):
     kind, a, b, c, d, e, f, g = (int(x) for x in ev)
     k = scratch
+    seat = seat_number(a)  # the seat of every event but column, state, rerace and end
     if kind == k.EV_SETUP:
-        return {"kind": "setup", "start_player": a, "columns": b, "stack_size": c, "track_len": d,
-                "text": f"Race: seat {a} starts; {b} columns laid ({d} fields), {c} cards on the land stack"}
+        return {"kind": "setup", "start_player": seat, "columns": b, "stack_size": c, "track_len": d,
+                "text": f"Race: seat {seat} starts; {b} columns laid ({d} fields), {c} cards on the land stack"}
     if kind == k.EV_COLUMN:
         return {"kind": "column", "column": a, "card": b, "lane_a": _land(c), "lane_b": _land(d),
                 "text": f"  column {a}: card {b} shows A = {_land(c)}, B = {_land(d)}"}
     if kind == k.EV_DRAW:
         pile = "flight" if b == 0 else "action"
         card = _land(c) if b == 0 else _KIND[c]
-        return {"kind": "draw", "seat": a, "pile": pile, "card": card, "reason": _WHY[d],
-                "text": f"    seat {a} draws {card} from the {pile} pile ({_WHY[d]})"}
+        return {"kind": "draw", "seat": seat, "pile": pile, "card": card, "reason": _WHY[d],
+                "text": f"    seat {seat} draws {card} from the {pile} pile ({_WHY[d]})"}
     if kind == k.EV_RESHUFFLE:
-        return {"kind": "reshuffle", "seat": a, "cards": b,
-                "text": f"    seat {a} shuffles {b} discarded flight cards into a new flight pile"}
+        return {"kind": "reshuffle", "seat": seat, "cards": b,
+                "text": f"    seat {seat} shuffles {b} discarded flight cards into a new flight pile"}
     if kind == k.EV_TURN:
         final = " (final turn)" if d and a != -1 else ""
-        return {"kind": "turn", "seat": a, "turn": b, "hand": c, "final": d,
-                "text": f"Turn {b}: seat {a} with {c} cards{final}"}
+        return {"kind": "turn", "seat": seat, "turn": b, "hand": c, "final": d,
+                "text": f"Turn {b}: seat {seat} with {c} cards{final}"}
     if kind in (k.EV_FLIGHT, k.EV_JOKER):
         name = "flight" if kind == k.EV_FLIGHT else "joker"
         what = f"flies {_land(b)}" if kind == k.EV_FLIGHT else f"plays a joker ({_land(b)}, {_land(b)})"
-        return {"kind": name, "seat": a, "land": _land(b), "from": _field(c), "to": _field(d), "fields": e,
-                "text": f"  seat {a} {what}: {_field(c)} -> {_field(d)} ({e} fields)"}
+        return {"kind": name, "seat": seat, "land": _land(b), "from": _field(c), "to": _field(d), "fields": e,
+                "text": f"  seat {seat} {what}: {_field(c)} -> {_field(d)} ({e} fields)"}
     if kind == k.EV_ACTION:
         opt = _OPTION[b]
-        out = {"kind": "action", "seat": a, "option": opt}
+        out = {"kind": "action", "seat": seat, "option": opt}
         if b in (rules.OPT_FORWARD1, rules.OPT_BACK1):
             who = "own raven" if b == rules.OPT_FORWARD1 else "the opponent's raven"
             out.update({"from": _field(c), "to": _field(d)})
@@ -74,7 +79,7 @@ def describe_event(ev, players):
             detail = f"card {c} in lane {'AB'[d]} between columns {e} and {e + 1}, index {f}, orientation {g}"
         else:
             detail = "draws cards"
-        out["text"] = f"  seat {a} plays {opt}: {detail}"
+        out["text"] = f"  seat {seat} plays {opt}: {detail}"
         return out
     if kind == k.EV_STATE:
         return {"kind": "state", "pos": [_field(a), _field(b)], "rem": [c, d], "runs": [e, f], "track_len": g,
@@ -82,12 +87,13 @@ def describe_event(ev, players):
                         f"track {g} fields"}
     if kind == k.EV_DISCARD:
         card = _land(c) if b == 0 else _KIND[c]
-        return {"kind": "discard", "seat": a, "card": card,
-                "text": f"    seat {a} discards {card} (hand limit)"}
+        return {"kind": "discard", "seat": seat, "card": card,
+                "text": f"    seat {seat} discards {card} (hand limit)"}
     if kind == k.EV_STOP:
-        return {"kind": "stop", "seat": a, "text": f"  seat {a} stops"}
+        return {"kind": "stop", "seat": seat, "text": f"  seat {seat} stops"}
     if kind == k.EV_FINISH:
-        return {"kind": "finish", "seat": a, "hand": b, "text": f"  seat {a}'s raven is home with {b} cards in hand"}
+        return {"kind": "finish", "seat": seat, "hand": b,
+                "text": f"  seat {seat}'s raven is home with {b} cards in hand"}
     if kind == k.EV_RERACE:
         return {"kind": "rerace", "number": a, "hands": [b, c],
                 "text": f"Equal hands ({b} = {c}): rerace {a}"}
@@ -96,12 +102,13 @@ def describe_event(ev, players):
                 "text": f"End after {c} turns: win shares {a / 60:g} / {b / 60:g}"
                         f"{' (truncated)' if d else ''}{' (hand sizes ' + str(f) + ' / ' + str(g) + ')' if e else ''}"}
     if kind == k.EV_ERROR:
-        return {"kind": "error", "seat": a, "decision": b, "action": c,
-                "text": f"  seat {a} chose an illegal option {c} (decision {b})"}
+        decision = _DECISIONS[b] if 0 <= b < len(_DECISIONS) else str(b)
+        return {"kind": "error", "seat": seat, "decision": decision, "action": c,
+                "text": f"  seat {seat} chose an illegal option {c} at the {decision} decision"}
     if kind == k.EV_DETOUR_CARD:
-        return {"kind": "detour_card", "seat": a, "card": b, "lands": [_land(c), _land(d)],
-                "text": f"  seat {a} takes card {b} ({_land(c)}, {_land(d)}) from the land stack for a detour"}
+        return {"kind": "detour_card", "seat": seat, "card": b, "lands": [_land(c), _land(d)],
+                "text": f"  seat {seat} takes card {b} ({_land(c)}, {_land(d)}) from the land stack for a detour"}
     if kind == k.EV_MIX:
-        return {"kind": "mix", "seat": a, "actions": b, "cards": c,
-                "text": f"    seat {a} fixes the mix: {b} of {c} cards from the action pile"}
+        return {"kind": "mix", "seat": seat, "actions": b, "cards": c,
+                "text": f"    seat {seat} fixes the mix: {b} of {c} cards from the action pile"}
     return {"kind": "unknown", "text": f"  event {kind}"}

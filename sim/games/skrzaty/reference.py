@@ -117,7 +117,7 @@ def play_turn(st, seat):
 def play_card(st, seat, cid):
     """SKRZATY-32: the card goes face up into the city; an Instant effect resolves; then one placement."""
     if cid not in st.hands[seat]:
-        raise IllegalAction(f"seat {seat} cannot play {cid}: not in hand {st.hands[seat]}")
+        raise IllegalAction(f"seat {seat + 1} cannot play {cid}: not in hand {st.hands[seat]}")
     c = st.card[cid]
     st.hands[seat].remove(cid)
     st.city[seat].append([cid, 0])

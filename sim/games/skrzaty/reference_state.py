@@ -203,7 +203,7 @@ def decide(st, seat, kind, options, dealt=None):
             name, sp = st.strategies[seat]
             i = choose(name, sp, kind, observe(st, seat, kind, dealt), options, st.rng)
         if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(options)):
-            raise IllegalAction(f"seat {seat} {DECISIONS[kind]}: {i!r} is not an index into {len(options)} options")
+            raise IllegalAction(f"seat {seat + 1} {DECISIONS[kind]}: {i!r} is not an index into {len(options)} options")
         choice = options[i]
     st.log("decide", seat, decision=DECISIONS[kind], options=len(options), choice=choice)
     return choice

@@ -132,7 +132,7 @@ def play(r, code, v=0):
     """The active seat plays `code` (Lamp value `v`), resolves it, draws, and the turn passes (STRAW-6..16)."""
     s, st, p = r.seat, r.stats, r.p
     if code not in r.hands[s] or not is_legal_code(r, code):
-        raise ValueError(f"illegal card {code} for seat {s}")
+        raise ValueError(f"illegal card {code} for seat {s + 1}")
     if resolves_as_lamp(r, code) and not p["lamp_min"] <= v <= p["lamp_max"]:
         raise ValueError(f"Lamp value {v} out of range")
     holds_straw_chance = r.T == p["break_at"] and STRAW in r.hands[s]

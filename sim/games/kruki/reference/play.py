@@ -25,7 +25,7 @@ def ask(st, choose, seat, decision, options, context=None):
         return 0
     i = choose(st, seat, decision, options, context or {})
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(options):
-        raise IllegalAction(f"seat {seat} answered {i!r} to {DECISION_NAMES[decision]} with {len(options)} options")
+        raise IllegalAction(f"seat {seat + 1} answered {i!r} to {DECISION_NAMES[decision]} with {len(options)} options")
     return i
 
 

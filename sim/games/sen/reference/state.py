@@ -135,6 +135,6 @@ def ask(st, ctx, seat, kind, options, held=()):
         ctx.on_decision(st, seat, kind, options, held, obs, choice)
     if choice not in options:
         emit(ctx, "illegal", seat, decision=DECISION_NAMES[kind], choice=choice)
-        raise IllegalAction(f"seat {seat} chose {choice!r} at {DECISION_NAMES[kind]}; legal: {options}")
+        raise IllegalAction(f"seat {seat + 1} chose {choice!r} at {DECISION_NAMES[kind]}; legal: {options}")
     emit(ctx, "decide", seat, decision=DECISION_NAMES[kind], choice=choice, n_options=len(options))
     return choice
