@@ -128,7 +128,7 @@ def _sentences(res):
                 break  # the other seat is its mirror image
         if not res["significant_seats"]:
             lines.append(f"no seat differs from fair at the 5% level (exact binomial test); seat 1's excess is "
-                         f"{rows[0]['excess_pp']:+.1f} ± {rows[0]['half_width_pp']:.1f} points.")
+                         f"{rows[0]['excess_pp']:+.1f} ± {rows[0]['half_width_pp']:.1f} percentage points.")
         return lines
     verdict = "differ from fair" if res["p_value"] < ALPHA else "are consistent with fair"
     lines.append(f"across the {P} seats, win shares {verdict} (chi-square = {res['statistic']:.2f}, "
@@ -139,13 +139,14 @@ def _sentences(res):
     if not res["significant_seats"]:
         worst = max(rows, key=lambda r: abs(r["excess_pp"]))
         lines.append(f"no seat differs from fair at the 5% level after Holm correction (largest deviation: seat "
-                     f"{worst['seat'] + 1}, {worst['excess_pp']:+.1f} ± {worst['half_width_pp']:.1f} points).")
+                     f"{worst['seat'] + 1}, {worst['excess_pp']:+.1f} ± {worst['half_width_pp']:.1f} percentage "
+                     "points).")
     return lines
 
 
 def _seat_sentence(r, note, holm_p=False):
     direction = "more" if r["excess_pp"] > 0 else "less"
     p = format_p(r["p_holm"] if holm_p else r["p_value"])
-    return (f"seat {r['seat'] + 1} wins {abs(r['excess_pp']):.1f} ± {r['half_width_pp']:.1f} points {direction} "
-            f"often than fair ({p}, {note}).")
+    return (f"seat {r['seat'] + 1} wins {abs(r['excess_pp']):.1f} ± {r['half_width_pp']:.1f} percentage points "
+            f"{direction} often than fair ({p}, {note}).")
 
