@@ -34,6 +34,7 @@ WIDTH = 7.5  # inches: fits a laptop screen and an A4/Letter page
 WRAP = 34  # characters per legend line
 ABBREVIATE = 60  # labels longer than this (a whole line-up, say) become R1, R2, ... with a key
 MAX_BARS = 30  # distinct integer values drawn as bars; more become a step line
+LEGEND_LINE = 0.17  # inches per legend text line at legend.fontsize 8, with its spacing
 _counter = itertools.count()
 
 
@@ -104,8 +105,13 @@ def legend_below(fig, axes_list, key=(), ncol=None):
         return None
     longest = max(len(line) for lab in labels for line in lab.split("\n"))
     ncol = ncol or max(1, min(len(labels), 4, int(90 // (longest + 6))))
-    return fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
-                      handlelength=1.8 if not key else 1.2)
+    legend = fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False,
+                        handlelength=1.8 if not key else 1.2)
+    # the layout takes the legend's room from the plots: give the figure that much more height instead
+    per_column = math.ceil(len(labels) / ncol)
+    lines = max(sum(lab.count("\n") + 1 for lab in labels[c * per_column:(c + 1) * per_column]) for c in range(ncol))
+    fig.set_figheight(fig.get_figheight() + LEGEND_LINE * lines + 0.15)
+    return legend
 
 
 def hide_unused(axes, used):
