@@ -9,13 +9,15 @@
   deviation of the seat's win share (exact, from the aggregate's sum of squares) / sqrt(n). Sentences quote the
   Holm-adjusted p.
 - For every seat: the excess over fair, share − 1/P, in percentage points, with its 95% half-width
-  1.96 × s.e. (same s.e. as above), and a plain-words sentence for the report.
+  1.96 × s.e. (same s.e. as above), and a plain-words sentence for the report. `wilson_lo_pp`/`wilson_hi_pp`: the
+  seat's Wilson 95% interval minus 1/P, which stays honest where the normal one collapses (a seat winning every
+  game or none has s.e. 0); reports quote it.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import Z95, mean_se
+from analysis.intervals import Z95, mean_se, wilson
 from sim.spec import WIN_SCALE
 
 ALPHA = 0.05
@@ -103,9 +105,11 @@ def seat_advantage(agg) -> dict:
     for s in range(P):
         excess = 100 * (shares[s] - fair)
         half = 100 * Z95 * se[s] if np.isfinite(se[s]) else float("nan")
+        w_lo, w_hi = wilson(wins[s], n)
         out["seats"].append({"seat": s, "share": float(shares[s]), "excess_pp": float(excess),
                              "half_width_pp": float(half), "lo_pp": float(excess - half),
-                             "hi_pp": float(excess + half), "se": float(se[s]), "p_value": float(seat_p[s]),
+                             "hi_pp": float(excess + half), "wilson_lo_pp": 100 * (w_lo - fair),
+                             "wilson_hi_pp": 100 * (w_hi - fair), "se": float(se[s]), "p_value": float(seat_p[s]),
                              "p_holm": float(adjusted[s]), "significant": bool(reject[s])})
     out["significant_seats"] = [r["seat"] for r in out["seats"] if r["significant"]]
     out["sentences"] = _sentences(out)

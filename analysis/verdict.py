@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from analysis.compare import describe_metric
+from analysis.findings import family
 from analysis.seats import format_p
 
 MAX_SENTENCES = 6
@@ -36,9 +37,10 @@ def _interval(lo, hi, digits=1, sign=True):
     return f"95% interval {f(lo, digits)} to {f(hi, digits)}"
 
 
-def _seat_phrase(adv):
-    """(sentence body, significant) of one run's seat test, e.g. 'seat 1 is advantaged: it wins +2.3 percentage
-    points more than the fair 50.0% (95% interval ...), significant (exact binomial test, p < 0.001)'."""
+def _seat_phrase(adv, compact=False):
+    """(sentence body, significant) of one run's seat test, e.g. 'seat 1 is advantaged: it wins 52.3% of games
+    against a fair 50.0%, +2.3 percentage points (95% interval ...), significant (exact binomial test, p < 0.001)';
+    compact: 'seat 1 is advantaged by +2.3 percentage points (95% interval ..., p < 0.001)'."""
     rows = adv["seats"]
     if not rows:
         return "no games were played, so seat advantage cannot be assessed", False
@@ -49,16 +51,22 @@ def _seat_phrase(adv):
     sig = [r for r in rows if r["significant"]]
     if sig:
         r = max(sig, key=lambda r: (r["excess_pp"] > 0, abs(r["excess_pp"])))
-        p = r["p_value"] if adv["test"] == "binomial" else r["p_holm"]
+    else:
+        r = max(rows, key=lambda r: (abs(r["excess_pp"]), r["excess_pp"] > 0))
+    p = r["p_value"] if binomial else r["p_holm"]
+    excess = f"{signed(r['excess_pp'])} percentage points"
+    interval = _interval(r["wilson_lo_pp"], r["wilson_hi_pp"])
+    if sig:
         word = "advantaged" if r["excess_pp"] > 0 else "disadvantaged"
+        if compact:
+            return f"seat {r['seat'] + 1} is {word} by {excess} ({interval}, {format_p(p)})", True
         return (f"seat {r['seat'] + 1} is {word}: it wins {100 * r['share']:.1f}% of games against a fair "
-                f"{fair:.1f}%, {signed(r['excess_pp'])} percentage points ({_interval(r['lo_pp'], r['hi_pp'])}), "
-                f"significant {test(p)}"), True
-    r = max(rows, key=lambda r: (abs(r["excess_pp"]), r["excess_pp"] > 0))
-    p = r["p_value"] if adv["test"] == "binomial" else r["p_holm"]
+                f"{fair:.1f}%, {excess} ({interval}), significant {test(p)}"), True
+    if compact:
+        return (f"no seat is significantly advantaged (largest deviation: seat {r['seat'] + 1}, {excess}, "
+                f"{interval}, {format_p(p)})"), False
     return (f"no seat is significantly advantaged: the largest deviation from the fair {fair:.1f}% is seat "
-            f"{r['seat'] + 1}'s, {signed(r['excess_pp'])} percentage points ({_interval(r['lo_pp'], r['hi_pp'])}), "
-            f"not significant {test(p)}"), False
+            f"{r['seat'] + 1}'s, {excess} ({interval}), not significant {test(p)}"), False
 
 
 def _cap(text):
@@ -82,14 +90,18 @@ def _fairness(runs, findings):
         sig = [r["label"] for r, a in zip(runs, analysed) if a["advantage"]["significant_seats"]]
         first = _seat_phrase(analysed[0]["advantage"])[0]
         rest = (f"; some seat's share differs significantly from fair at {len(sig)} of {len(runs)} values "
-                f"({', '.join(sig[:4])}{', ...' if len(sig) > 4 else ''})" if sig else
+                f"({', '.join(sig[:4])}{f' and {len(sig) - 4} more' if len(sig) > 4 else ''})" if sig else
                 f"; at none of the {len(runs)} values does a seat's share differ significantly from fair")
         return [f"At {runs[0]['label']}, {first}{rest}."]
-    parts = [f"at {players} players ({r['label']}), {_seat_phrase(a['advantage'])[0]}"
+    if len(bases) == 1:
+        (players, (r, a)), = bases.items()
+        return [f"At {players} players ({r['label']}), {_seat_phrase(a['advantage'])[0]}."]
+    parts = [f"at {players} players, {_seat_phrase(a['advantage'], compact=True)[0]}"
              for players, (r, a) in sorted(bases.items())]
-    if len(parts) == 1:
-        return [_cap(parts[0]) + "."]
-    return [_cap("; ".join(parts[:4])) + ("; ..." if len(parts) > 4 else "") + "."]
+    named = " and ".join(dict.fromkeys(family(r["label"]) for r, _ in bases.values()))
+    return [f"Under {named if len(named) <= 40 else 'the first configuration of each count'}: "
+            + "; ".join(parts[:4]) + (f"; {len(parts) - 4} more player counts in the seat tables"
+                                      if len(parts) > 4 else "") + "."]
 
 
 def _largest_change(r):

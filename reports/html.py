@@ -82,7 +82,8 @@ class RunView:
                 "seat": s + 1, "strategy": self.seat_labels[s], "games": f"{self.n:,}",
                 "share": pct(r["win_share"]), "interval": f"[{pct(r['win_lo'])}, {pct(r['win_hi'])}]",
                 "fair": f"{fair:.1f}%",
-                "excess": f"{signed(adv['excess_pp'])} ± {adv['half_width_pp']:.1f}" if adv else "–",
+                "excess": f"{signed(adv['excess_pp'])} [{signed(adv['wilson_lo_pp'])}, {signed(adv['wilson_hi_pp'])}]"
+                if adv else "–",
                 "p": format_p(adv.get("p_holm")) if adv else "–",
                 "significant": bool(adv.get("significant")) if adv else False,
                 "score": f"{r['score_mean']:.2f} ± {se:.2f}" if se is not None and math.isfinite(se)

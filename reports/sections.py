@@ -148,7 +148,8 @@ def tournament(found):
         seat_check = {"players": check["players"], "n": f"{check['n']:,}", "test": check["test"],
                       "p": format_p(check["p_value"]),
                       "rows": [{"seat": r["seat"] + 1, "share": pct(r["share"]),
-                                "excess": f"{signed(r['excess_pp'])} ± {r['half_width_pp']:.1f}",
+                                "excess": f"{signed(r['excess_pp'])} [{signed(r['wilson_lo_pp'])}, "
+                                          f"{signed(r['wilson_hi_pp'])}]",
                                 "p": format_p(r["p_holm"]), "significant": r["significant"]} for r in check["seats"]]}
     return {"heatmap": figures_multi.heatmap_figure(t["strategies"], t["wins"], t["games"], t["lo"], t["hi"],
                                                     title="Pairwise results: row ranked better than column"),

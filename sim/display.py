@@ -36,7 +36,7 @@ def _seat_table(summary, advantage):
     tests = advantage["seats"] or [None] * len(summary["seats"])
     rows = [(s["seat"] + 1, s["strategy"], f"{s['games']:,}", _pct(s["win_share"]),
              f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]", _pct(fair),
-             f"{signed(t['excess_pp'])} ± {t['half_width_pp']:.1f}" if t else "–",
+             f"{signed(t['excess_pp'])} [{signed(t['wilson_lo_pp'])}, {signed(t['wilson_hi_pp'])}]" if t else "–",
              format_p(t["p_holm"]) + (" *" if t["significant"] else "") if t else "–",
              f"{s['score_mean']:.2f} ± {s['score_se']:.2f}", f"{s['rank_mean']:.2f}")
             for s, t in zip(summary["seats"], tests)]
@@ -58,7 +58,7 @@ def print_summary(outcome, found):
         click.echo("rules set: " + ", ".join(f"{k}={v}" for k, v in cfg.sets.items()))
     click.echo()
     click.echo(_seat_table(summary, found["runs"][0]["advantage"]))
-    click.echo("excess: win share − fair share in percentage points ± 95%; p: "
+    click.echo("excess: win share − fair share in percentage points [95% interval]; p: "
                + ("exact binomial test" if cfg.players == 2 else "per seat, Holm-corrected") + "; * significant")
     if len(summary["strategies"]) > 1:
         click.echo()
