@@ -174,7 +174,10 @@ def print_comparison(result, found):
     df = found["paired"]
     if df is not None:
         click.echo()
-        click.echo("paired differences vs the base of each player count (Holm-corrected over all rows):")
+        bases = list(dict.fromkeys(df["baseline"]))
+        click.echo(f"paired differences vs {', '.join(bases)}"
+                   + (" (each configuration against the base of its player count)" if len(bases) > 1 else "")
+                   + ", Holm-corrected over all rows:")
         click.echo(_table(["variant", "vs", "metric", "difference", "95% interval", "p (Holm)", "significant"],
                           _paired_rows(df, cfg.game.length_column), ["<", "<", "<", ">", ">", ">", "<"]))
         if len({r["players"] for r in found["crossed"]}) > 1:
