@@ -6,7 +6,7 @@ runs: [{"label", "aggregate", "unit" (the length column's name), "players"}]. Th
 tests (analysis.seats) and balance metrics (analysis.balance); the paired differences of a compare or sweep
 (analysis.compare, each configuration against the base of its own player count); for crossed designs (several
 player counts × several variants or values) one row per (variant, player count) saying whether the variant changes
-seat advantage there; unpaired differences of runs that could not be paired; a sweep's best value; a tournament's
+seat advantage there; unpaired differences of runs that could not be paired; a sweep's best value (per seat count); a tournament's
 ratings, totals, pairwise intervals and a pooled seat check; and the verdict sentences (analysis/verdict.py).
 Reports (reports/html.py) and the terminal (sim/display.py) render this and compute nothing of their own.
 """
@@ -76,13 +76,20 @@ def crossed_effects(df, players_of):
     return rows
 
 
-def _sweep_best(sweep, runs, analysed):
-    bal = [a["metrics"].get("balance") for a in analysed]
-    if not sweep or not all(bal):
-        return None
-    best = int(np.nanargmax([m["value"] for m in bal]))
-    overlapping = sum(1 for i, m in enumerate(bal) if i != best and m["hi"] >= bal[best]["lo"])
-    return {"index": best, "value": list(sweep["values"])[best], "balance": bal[best], "overlapping": overlapping}
+def _sweep_best(runs, analysed):
+    """Per seat count (one entry unless the sweep is crossed with --players): the value with the highest balance,
+    and how many other values' intervals reach it."""
+    out = []
+    for players in dict.fromkeys(r["aggregate"].players for r in runs):
+        idx = [i for i, r in enumerate(runs) if r["aggregate"].players == players]
+        bal = [analysed[i]["metrics"].get("balance") for i in idx]
+        if not all(bal):
+            continue
+        k = int(np.nanargmax([m["value"] for m in bal]))
+        overlapping = sum(1 for j, m in enumerate(bal) if j != k and m["hi"] >= bal[k]["lo"])
+        out.append({"index": idx[k], "players": players, "label": runs[idx[k]]["label"], "balance": bal[k],
+                    "overlapping": overlapping})
+    return out
 
 
 def pairwise_intervals(wins, games):
@@ -139,7 +146,7 @@ def analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=No
                                       [r["aggregate"].n for r in runs])
             out["unpaired"] = df if len(df) else None
     if sweep and len(sweep.get("values", [])) == len(runs):
-        out["sweep_best"] = _sweep_best(sweep, runs, analysed)
+        out["sweep_best"] = _sweep_best(runs, analysed)
     if tournament:
         out["tournament"] = _tournament(tournament, runs)
     out["verdict"] = verdict_sentences(runs, out, sweep)

@@ -86,7 +86,7 @@ def _fairness(runs, findings):
     for r, a in zip(runs, analysed):
         if r["label"] not in paired_variants:
             bases.setdefault(r["aggregate"].players, (r, a))
-    if findings["kind"] == "sweep":
+    if findings["kind"] == "sweep" and len(bases) == 1:
         sig = [r["label"] for r, a in zip(runs, analysed) if a["advantage"]["significant_seats"]]
         first = _seat_phrase(analysed[0]["advantage"])[0]
         rest = (f"; some seat's share differs significantly from fair at {len(sig)} of {len(runs)} values "
@@ -99,9 +99,12 @@ def _fairness(runs, findings):
     parts = [f"at {players} players, {_seat_phrase(a['advantage'], compact=True)[0]}"
              for players, (r, a) in sorted(bases.items())]
     named = " and ".join(dict.fromkeys(family(r["label"]) for r, _ in bases.values()))
+    sig = sum(1 for a in analysed if a["advantage"]["significant_seats"])
+    tail = (f"; some seat's share differs significantly from fair in {sig} of {len(runs)} configurations"
+            if findings["kind"] == "sweep" else "")
     return [f"Under {named if len(named) <= 40 else 'the first configuration of each count'}: "
             + "; ".join(parts[:4]) + (f"; {len(parts) - 4} more player counts in the seat tables"
-                                      if len(parts) > 4 else "") + "."]
+                                      if len(parts) > 4 else "") + tail + "."]
 
 
 def _largest_change(r):
@@ -142,7 +145,8 @@ def _fairness_changes(findings):
     if not by_family:
         return []
     changed = [name for name, rows in by_family.items() if any(r["changes_advantage"] for r in rows)]
-    base = findings["crossed"][0]["baseline"]
+    several = len({r["players"] for r in findings["crossed"]}) > 1
+    base = "the first value at the same player count" if several else findings["crossed"][0]["baseline"]
     if not changed:
         return [f"None of the {len(by_family)} {'values' if findings['kind'] == 'sweep' else 'variants'} changes "
                 f"seat advantage significantly against {base} (paired, Holm-corrected)."]
@@ -153,20 +157,25 @@ def _fairness_changes(findings):
                     + _largest_change(r)[1])
     more = f", and {len(changed) - 3} more" if len(changed) > 3 else ""
     return [f"{len(changed)} of {len(by_family)} {'values' if findings['kind'] == 'sweep' else 'variants'} change "
-            f"seat advantage significantly against {base if findings['kind'] == 'sweep' else 'their base'} "
+            f"seat advantage significantly against "
+            f"{'the first value at the same player count' if findings['kind'] == 'sweep' else 'their base'} "
             f"({'; '.join(bits)}{more})."]
 
 
 def _sweep_sentence(findings, sweep):
-    best = findings.get("sweep_best")
-    if not best:
+    bests = findings.get("sweep_best") or []
+    parts = []
+    for best in bests:
+        bal, others = best["balance"], best["overlapping"]
+        where = f" at {best['players']} players" if len(bests) > 1 else ""
+        value = best["label"].split(" ", 1)[-1] if len(bests) > 1 else best["label"]
+        parts.append(f"{value.replace('=', ' = ')}{where}: {bal['value']:.3f} "
+                     f"({_interval(bal['lo'], bal['hi'], 3, sign=False)}"
+                     + (f"; {others} other value{'s' if others != 1 else ''} overlap it)" if others
+                        else "; no other value's interval reaches it)"))
+    if not parts:
         return []
-    bal = best["balance"]
-    others = best["overlapping"]
-    return [f"Balance is highest at {sweep['param']} = {best['value']}: {bal['value']:.3f} "
-            f"({_interval(bal['lo'], bal['hi'], 3, sign=False)}, 1 = every seat equal)"
-            + (f"; the intervals of {others} other value{'s' if others != 1 else ''} overlap it."
-               if others else "; no other value's interval reaches it.")]
+    return ["Balance is highest at " + "; ".join(parts[:3]) + " (balance 1 = every seat equal)."]
 
 
 def _length(runs, findings):

@@ -97,12 +97,13 @@ def crossed(found):
     return {"counts": counts, "table": table, "figure": figures_multi.crossed_figure(panels)}
 
 
-def sweep(spec, found, views):
-    if not spec or len(spec.get("values", [])) != len(views):
-        return None
-    param, values = spec["param"], list(spec["values"])
+def _sweep_panels(views, values, counts):
+    """One panel per metric along the swept values: with one seat count, a per-seat win-share panel and one line
+    per metric; crossed with seat counts, one line per count in every metric panel."""
+    distinct = list(dict.fromkeys(values))
+    by_count = {c: [v for v in views if v.players == c] for c in counts}
     panels = []
-    if len({v.players for v in views}) == 1:
+    if len(counts) == 1:
         series = []
         for s in range(views[0].players):
             y, lo, hi = [], [], []
@@ -113,23 +114,34 @@ def sweep(spec, found, views):
         panels.append({"title": "Win share per seat", "ylabel": "win share (%)", "series": series,
                        "hline": 100 / views[0].players, "hline_label": "fair share 1/P"})
     for name in ("balance", "duration", "tie_rate", "decisiveness"):
-        ms = [v.metrics.get(name) for v in views]
-        if any(m is None for m in ms):
+        if any(v.metrics.get(name) is None for v in views):
             continue
         scale = 100 if name == "tie_rate" else 1
         unit = {"tie_rate": "% of games", "duration": views[0].unit, "balance": "1 = all seats equal",
                 "decisiveness": "points"}[name]
-        panels.append({"title": ms[0]["label"].split(" (")[0].capitalize(), "ylabel": f"{name.replace('_', ' ')}"
-                       f" ({unit})", "series": [{"label": name.replace("_", " "), "y": [m["value"] * scale for m in ms],
-                                                  "lo": [m["lo"] * scale for m in ms],
-                                                  "hi": [m["hi"] * scale for m in ms]}], "hline": None})
-    best = (found.get("sweep_best") or {}).get("index")
-    table = [{"value": val, "n": f"{v.n:,}", "shares": " · ".join(pct(x) for x in v.shares()[0]),
-              "balance": metric_cell(v.metrics.get("balance")),
+        series = [{"label": name.replace("_", " ") if len(counts) == 1 else f"{c} players",
+                   "y": [v.metrics[name]["value"] * scale for v in group],
+                   "lo": [v.metrics[name]["lo"] * scale for v in group],
+                   "hi": [v.metrics[name]["hi"] * scale for v in group]} for c, group in by_count.items()]
+        panels.append({"title": views[0].metrics[name]["label"].split(" (")[0].capitalize(),
+                       "ylabel": f"{name.replace('_', ' ')} ({unit})", "series": series, "hline": None})
+    return distinct, panels
+
+
+def sweep(spec, found, views):
+    if not spec or len(spec.get("values", [])) != len(views):
+        return None
+    param, values = spec["param"], list(spec["values"])
+    counts = list(dict.fromkeys(v.players for v in views))
+    distinct, panels = _sweep_panels(views, values, counts)
+    best = {b["index"] for b in found.get("sweep_best") or []}
+    table = [{"value": val, "players": v.players, "n": f"{v.n:,}",
+              "shares": " · ".join(pct(x) for x in v.shares()[0]), "balance": metric_cell(v.metrics.get("balance")),
               "duration": metric_cell(v.metrics.get("duration"), digits=1),
-              "ties": metric_cell(v.metrics.get("tie_rate"), 100, 2)} for val, v in zip(values, views)]
-    return {"param": param, "figure": figures_multi.sweep_figure(param, values, panels, title=f"Sweep of {param}"),
-            "table": table, "best": best}
+              "ties": metric_cell(v.metrics.get("tie_rate"), 100, 2), "best": i in best}
+             for i, (val, v) in enumerate(zip(values, views))]
+    return {"param": param, "figure": figures_multi.sweep_figure(param, distinct, panels, title=f"Sweep of {param}"),
+            "table": table, "crossed": len(counts) > 1}
 
 
 def tournament(found):

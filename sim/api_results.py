@@ -125,7 +125,8 @@ class Comparison:
 
 
 class Sweep(Comparison):
-    """A Comparison whose configurations are the values of one parameter: `rows` carry a `value` column."""
+    """A Comparison whose configurations are the values of one parameter: `rows` carry a `value` column (and, for
+    a sweep crossed with seat counts, `values` repeats the values once per count, in the order of `rows`)."""
 
     def __init__(self, outcome, param, values):
         super().__init__(outcome)

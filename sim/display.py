@@ -158,7 +158,8 @@ def print_crossed(found):
     rows = [[r["family"], r["players"], r["baseline"], " · ".join(signed(d) for d in r["diff_pp"]),
              format_p(r["min_p"]), "yes" if r["changes_advantage"] else "no"] for r in found["crossed"]]
     click.echo()
-    click.echo("each variant vs the base at the same player count (seat win-share change in percentage points):")
+    click.echo("each variant or value vs the first configuration at the same player count (seat win-share change in "
+               "percentage points):")
     click.echo(_table(["variant", "players", "paired with", "change per seat (pp)", "smallest p (Holm)",
                        "changes seat advantage"], rows, ["<", ">", "<", "<", ">", "<"]))
 
@@ -191,10 +192,14 @@ def print_comparison(result, found):
 def print_sweep(result, found):
     """A sim.Sweep: one row per value, then the verdict."""
     cfg = result.results[0].config
-    click.echo(f"{cfg.game.title} · {cfg.players} players · seed {cfg.seed} · sweep of {result.param} over "
-               f"{len(result.values)} values · {result.n:,} games each (same seeds)")
+    counts = list(dict.fromkeys(r.config.players for r in result.results))
+    click.echo(f"{cfg.game.title} · {', '.join(map(str, counts))} players · seed {cfg.seed} · sweep of "
+               f"{result.param} over {len(set(map(str, result.values)))} values · {result.n:,} games each "
+               "(same seeds)")
     click.echo()
     print_multi_table(result, found, "value")
+    if len({r["players"] for r in found["crossed"]}) > 1:
+        print_crossed(found)
     print_verdict(found)
 
 

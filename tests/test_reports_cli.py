@@ -59,7 +59,7 @@ def test_compare_crossing_player_counts_pairs_each_variant_with_its_own_base(tmp
     paired = [line.split()[:4] for line in out.splitlines() if re.match(r"[23]p deck-b +[23]p base ", line)]
     assert paired and {(p[0], p[2]) for p in paired} == {("2p", "2p"), ("3p", "3p")}  # never 3p vs 2p
     assert not re.search(r"3p base +2p base", out)
-    assert "each variant vs the base at the same player count" in out
+    assert "each variant or value vs the first configuration at the same player count" in out
     crossed = [line for line in out.splitlines() if re.match(r"deck-b +[23] +[23]p base", line)]
     assert len(crossed) == 2
     text = (tmp_path / "c" / "report.html").read_text()
@@ -67,6 +67,17 @@ def test_compare_crossing_player_counts_pairs_each_variant_with_its_own_base(tmp
     lines = verdict_lines(out)
     assert any(line.startswith("  2. Variant deck-b") and "the base at the same player count" in line
                for line in lines)
+
+
+def test_a_sweep_crossed_with_player_counts_pairs_within_each_count(tmp_path):
+    code, out, err = run_cli(["sweep", "straw", "--players", "2,3", "--set", "break_at=45,50", "--n", "300",
+                              "--out", str(tmp_path / "s")])
+    assert code == 0, err
+    crossed = [line.split()[:3] for line in out.splitlines() if re.match(r"break_at=50 +[23] ", line)]
+    assert crossed == [["break_at=50", "2", "2p"], ["break_at=50", "3", "3p"]]
+    text = (tmp_path / "s" / "report.html").read_text()
+    assert 'id="crossed"' in text and 'id="sweep"' in text and "3p break_at=50" in text
+    assert "Balance is highest at break_at = " in out and "at 3 players" in out
 
 
 def test_sweep_and_tournament_print_their_verdict_and_write_reports(tmp_path):

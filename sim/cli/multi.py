@@ -51,11 +51,12 @@ def _swept(sets):
 
 
 @click.command()
-@game_options
+@game_options(several_players=True)
 @run_options
 def sweep(game, players, variants, sets, strategy, seed, **opts):
     """Sweep one parameter over a range (--set break_at=40:60:2, or memory.call_at=4:16:2 for a strategy
-    parameter, or a list a,b,c); every value plays the same seeds."""
+    parameter, or a list a,b,c); every value plays the same seeds. --players 2,3,4 crosses the values with seat
+    counts, each value paired with the first value at the same count."""
     from sim import api
     from sim.display import print_sweep
     data = given_data(game)
