@@ -205,7 +205,7 @@ def build_view(context):
         "title": context.get("title") or "Simulation report", "kind": kind,
         "command": context.get("command") or views[0].manifest.get("command", ""),
         "report_command": context.get("report_command"),
-        "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated": context.get("generated") or datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "total_games": f"{total_games:,}", "run_count": len(views),
         "what": _what_was_run(views), "verdict": found["verdict"],
         "seat_tables": [] if kind == "tournament" else
