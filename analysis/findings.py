@@ -6,8 +6,9 @@ runs: [{"label", "aggregate", "unit" (the length column's name), "players"}]. Th
 tests (analysis.seats) and balance metrics (analysis.balance); the paired differences of a compare or sweep
 (analysis.compare, each configuration against the base of its own player count); for crossed designs (several
 player counts × several variants or values) one row per (variant, player count) saying whether the variant changes
-seat advantage there; unpaired differences of runs that could not be paired; a sweep's best value (per seat count); a tournament's
-ratings, totals, pairwise intervals and a pooled seat check; and the verdict sentences (analysis/verdict.py).
+seat advantage there; unpaired differences of runs that could not be paired; a sweep's best value (per seat
+count); a tournament's ratings, totals, pairwise intervals and a pooled seat check; and the verdict sentences
+(analysis/verdict.py).
 Reports (reports/html.py) and the terminal (sim/display.py) render this and compute nothing of their own.
 """
 from __future__ import annotations
