@@ -16,7 +16,8 @@ import argparse
 import os
 import subprocess
 import sys
-import time
+
+from benchmarks.analysis_bench import ensure_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -48,18 +49,6 @@ print(time.perf_counter() - t)
 """
 
 
-def ensure_run(path, n=RUN_N):
-    if os.path.isfile(os.path.join(path, "summary.json")):
-        return
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    sim = os.path.join(os.path.dirname(sys.executable), "sim")
-    print(f"making a {n:,}-game Straw run in {path} (once) ...", flush=True)
-    t = time.perf_counter()
-    subprocess.run([sim, "run", "straw", "--n", str(n), "--out", path, "-q", "--no-report"], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
-    print(f"  {time.perf_counter() - t:.1f} s", flush=True)
-
-
 def timed(code):
     out = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -68,7 +57,7 @@ def timed(code):
 def measure(repeat=1):
     """{"run": seconds, "compare": seconds}, the best of `repeat` fresh processes each."""
     run_dir = os.path.join(FOLDER, "straw-1m")
-    ensure_run(run_dir)
+    ensure_run(run_dir, RUN_N, rows=False)
     out = os.path.join(FOLDER, "out")
     os.makedirs(out, exist_ok=True)
     snippets = {"run": RUN_SNIPPET.format(run_dir=run_dir, out=os.path.join(out, "run.html")),

@@ -83,16 +83,11 @@ def layout_problems(fig, name):
     areas = [ax for ax in fig.axes if ax.get_visible()]
     for legend in _legends(fig):
         box = legend.get_window_extent(renderer)
-        for ax in areas:
-            if ax.get_legend() is legend:
-                continue
+        for ax in areas:  # its own axes included: a legend inside the plotting area covers data
             area = ax.get_window_extent(renderer)
             overlap = min(box.x1, area.x1) - max(box.x0, area.x0), min(box.y1, area.y1) - max(box.y0, area.y0)
             if overlap[0] > 1 and overlap[1] > 1:
-                problems.append(f"{name}: the legend overlaps the plotting area of '{ax.get_title()}'")
-        for ax in areas:  # a legend inside its own axes covers data too
-            if ax.get_legend() is legend:
-                problems.append(f"{name}: a legend sits inside the plotting area of '{ax.get_title()}'")
+                problems.append(f"{name}: a legend overlaps the plotting area of '{ax.get_title()}'")
     for text in _texts(fig):
         box = text.get_window_extent(renderer)
         if box.x0 < edge.x0 - 1 or box.y0 < edge.y0 - 1 or box.x1 > edge.x1 + 1 or box.y1 > edge.y1 + 1:

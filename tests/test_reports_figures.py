@@ -136,3 +136,14 @@ def test_every_report_kind_of_every_game(game_id, tmp_path, drawn):
                                                               .split("</ol>")[0], re.S))
         if kind == "compare" and len(context["analysis"]["crossed"]) > 1:
             assert 'id="crossed"' in text  # one panel per player count
+
+
+def test_the_tune_report_figures(drawn):
+    import sim
+    from reports.tune import render_tune
+    result = sim.tune("straw", ["break_at=30:50", "hand_size=3:5"], ["seat-gap", "length=50"], trials=4, n=300,
+                      validate=300, seed=4, players=3)
+    text = render_tune(result.content)
+    assert len(drawn) >= 2 and 'id="verdict"' in text
+    problems = [p for i, fig in enumerate(drawn) for p in layout_problems(fig, f"tune, figure {i + 1}")]
+    assert not problems, "\n".join(problems)
