@@ -99,6 +99,9 @@ def load_run_dir(path):
     except (ValueError, KeyError, TypeError) as exc:
         raise SpecError(f"{os.path.join(path, results.SUMMARY)} holds a damaged aggregate: "
                         f"{type(exc).__name__}: {exc}") from None
+    rows = summary.get("seats")
+    if not isinstance(rows, list) or len(rows) != aggregate.players or not all(isinstance(r, dict) for r in rows):
+        raise SpecError(f"{os.path.join(path, results.SUMMARY)} is not a run summary: it has no row per seat")
     return manifest, summary, aggregate
 
 

@@ -122,3 +122,16 @@ def test_reports_render_the_analysis_without_computing_it(tmp_path, monkeypatch)
     with pytest.raises(ValueError, match="no analysis"):
         render_report({k: v for k, v in context.items() if k != "analysis"})
     assert os.path.isfile(tmp_path / "c" / "manifest.json")
+
+
+def test_a_summary_without_a_row_per_seat_is_one_line(tmp_path):
+    import json
+    code, out, err = run_cli(["run", "straw", "--players", "2", "--n", "50", "--out", str(tmp_path / "r"),
+                              "--no-report", "-q"])
+    assert code == 0, err
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    summary["seats"] = summary["seats"][:1]
+    (tmp_path / "r" / "summary.json").write_text(json.dumps(summary))
+    code, out, err = run_cli(["report", str(tmp_path / "r"), "-o", str(tmp_path / "x.html")])
+    assert code == 2 and "has no row per seat" in err and "Traceback" not in err
+    assert not (tmp_path / "x.html").exists()

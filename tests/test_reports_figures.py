@@ -119,6 +119,10 @@ def _real_contexts(game_id, tmp_path):
             continue
     out["sweep"] = outcome_context(sw.outcome, "sweep", comparison={"paired": sw.paired_sums},
                                    sweep={"param": param.name, "values": sw.values})
+    if len(counts) > 1:  # the same sweep crossed with the seat counts: one curve per count, panels per count
+        sw = sim.sweep(game_id, param.name, values, 100, players=counts, seed=3, out=str(tmp_path / "sweep-x"))
+        out["crossed sweep"] = outcome_context(sw.outcome, "sweep", comparison={"paired": sw.paired_sums},
+                                               sweep={"param": param.name, "values": sw.values})
     names = [s.name for s in spec.strategies][:max(3, spec.min_players)]
     t = sim.tournament(game_id, names, 300, players=spec.min_players, seed=3, out=str(tmp_path / "t"))
     out["tournament"] = outcome_context(t.outcome, "tournament", tournament={
@@ -134,7 +138,7 @@ def test_every_report_kind_of_every_game(game_id, tmp_path, drawn):
         assert 1 <= len(lines) <= 6, (kind, lines)
         assert all('href="#' in part for part in re.findall(r"<li>.*?</li>", text.split('id="verdict"')[1]
                                                               .split("</ol>")[0], re.S))
-        if kind == "compare" and len(context["analysis"]["crossed"]) > 1:
+        if kind in ("compare", "crossed sweep") and len(context["analysis"]["crossed"]) > 1:
             assert 'id="crossed"' in text  # one panel per player count
 
 
