@@ -15,40 +15,11 @@ import math
 import os
 from datetime import datetime, timezone
 
-import numpy as np
-
 from analysis.seats import format_p
 from analysis.verdict import signed
+from reports.formatting import MAX_PANELS, metric_cell, num, pct, thin
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-MAX_PANELS = 8  # runs drawn in one figure; more are thinned evenly (tables always list every run)
-
-
-# -- formatting -------------------------------------------------------------------------------------------------------
-
-def num(x, digits=2):
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "–"
-    if isinstance(x, (int, np.integer)):
-        return f"{int(x):,}"
-    return f"{x:,.{digits}f}"
-
-
-def pct(x, digits=1):
-    return "–" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
-
-
-def metric_cell(m, scale=1.0, digits=3):
-    if m is None:
-        return "–"
-    return f"{num(m['value'] * scale, digits)} [{num(m['lo'] * scale, digits)}, {num(m['hi'] * scale, digits)}]"
-
-
-def thin(items, k=MAX_PANELS):
-    if len(items) <= k:
-        return list(items)
-    idx = sorted(set(np.linspace(0, len(items) - 1, k).round().astype(int).tolist()))
-    return [items[i] for i in idx]
 
 
 # -- one run -------------------------------------------------------------------------------------------------------
@@ -170,7 +141,7 @@ def build_view(context):
         raise ValueError("the report context has no analysis (sim.reporting builds contexts with it)")
     views = [RunView(entry, a) for entry, a in zip(runs, found["runs"])]
     kind = context.get("kind", "run")
-    shown = thin(views)
+    shown = thin(views, MAX_PANELS)
     svg = lambda fig: Markup(figures.to_svg(fig)) if fig is not None else None  # noqa: E731
     seat_fig = None
     if kind != "tournament" and (kind != "sweep" or len(views) <= MAX_PANELS):

@@ -7,7 +7,7 @@ from analysis.compare import describe_metric
 from analysis.seats import format_p
 from analysis.verdict import signed
 from reports import figures_multi
-from reports.html import metric_cell, num, pct
+from reports.formatting import metric_cell, num, pct
 
 FOREST_METRICS = ("length", "tie", "margin")  # drawn beside the seats' win shares; every metric is in the table
 
