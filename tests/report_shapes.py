@@ -9,6 +9,7 @@ from matplotlib.text import Text
 from analysis.summary import length_summary, seat_rows
 from sim.aggregate import Aggregate
 from sim.reporting import with_analysis
+from tests.analysis.toy import seat_outputs
 
 SHAPE_GAME = SimpleNamespace(all_seat_columns=("score", "rank", "win60"), all_game_columns=("error", "rounds"),
                              length_column="rounds")
@@ -26,10 +27,7 @@ def shape_aggregate(players, n, shape, seed=0):
     elif shape == "ties":
         scores[:] = 7
         length[:] = 13
-    ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
-    k = (ranks == 1).sum(axis=1)
-    win60 = np.where(ranks == 1, 60 // k[:, None], 0)
-    seat_out = np.stack([scores, ranks, win60], axis=2).astype(np.int32)
+    seat_out = seat_outputs(scores)
     game_out = np.stack([np.zeros(n, int), length], axis=1).astype(np.int32)
     return Aggregate.from_chunk(SHAPE_GAME, players, seat_out, game_out)
 
