@@ -22,7 +22,6 @@ import math
 import re
 
 import numpy as np
-import pandas as pd
 
 from analysis.balance import mean_interval
 from analysis.seats import ALPHA, format_p, holm
@@ -37,13 +36,15 @@ def _p_value(diff, se, n):
         return float("nan")
     if se == 0:
         return 1.0 if diff == 0 else 0.0
-    from scipy import stats
+    from analysis.distributions import norm_sf, t_sf
     t = abs(diff) / se
-    return float(2 * (stats.t.sf(t, n - 1) if n < 30 else stats.norm.sf(t)))
+    return float(2 * (t_sf(t, n - 1) if n < 30 else norm_sf(t)))
 
 
-def paired_differences(paired) -> pd.DataFrame:
-    """One row per (variant, metric), in input order; columns COLUMNS (module docstring for the method)."""
+def paired_differences(paired):
+    """One row per (variant, metric), in input order, as a pandas DataFrame; columns COLUMNS (module docstring for
+    the method). pandas is imported here, not with the module, so a single run's report does not load it."""
+    import pandas as pd
     rows = []
     baselines = paired.get("baselines") or {}
     for label, metrics in paired.get("variants", {}).items():
@@ -99,6 +100,7 @@ def unpaired_difference(mean_a, se_a, mean_b, se_b) -> dict:
 def unpaired_differences(labels, metrics, baseline_index, others, n, names=BALANCE_METRICS):
     """Differences of the balance metrics (analysis.balance, one dict per run) of runs `others` vs run
     `baseline_index` as independent estimates, Holm-corrected over all rows; the columns of paired_differences."""
+    import pandas as pd
     base = metrics[baseline_index]
     rows = []
     for i in others:

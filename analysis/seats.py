@@ -1,7 +1,8 @@
 """Seat advantage: is any seat's win share different from the fair share 1/P, by how much, and how sure is that?
 
-- 2 players: exact two-sided binomial test (`scipy.stats.binomtest`) of seat 0's outright wins among the decided
-  games (shared wins excluded) against 1/2. Both seats get that p-value (one test, so Holm changes nothing).
+- 2 players: exact two-sided binomial test (scipy.stats.binomtest's numbers: analysis.distributions) of seat 0's
+  outright wins among the decided games (shared wins excluded) against 1/2. Both seats get that p-value (one
+  test, so Holm changes nothing).
 - P > 2 players: chi-square goodness of fit of the seats' win totals (shared wins count 1/k, so the totals add up
   to n) against n/P each, P − 1 d.o.f.; and one test per seat of its win share against 1/P, Holm-corrected over
   the P seats (`holm` below, equal to statsmodels' multipletests). The per-seat test is the exact binomial
@@ -69,7 +70,7 @@ def seat_advantage(agg) -> dict:
      "seats": [{"seat", "share", "excess_pp", "half_width_pp", "lo_pp", "hi_pp", "se", "p_value", "p_holm",
                 "significant"}], "significant_seats": [0-based seats], "sentences": [str]}
     """
-    from scipy import stats
+    from analysis.distributions import binom_test, chi2_sf, norm_sf
 
     P, n = agg.players, agg.n
     fair = 1.0 / P
@@ -86,19 +87,19 @@ def seat_advantage(agg) -> dict:
         k, decided = int(agg.outright[0]), int(agg.outright[0] + agg.outright[1])
         out["decided"] = decided
         if decided:
-            res = stats.binomtest(k, decided, 0.5)
-            out["statistic"], out["p_value"] = k / decided, float(res.pvalue)
+            out["statistic"], out["p_value"] = k / decided, binom_test(k, decided, 0.5)
         seat_p = np.full(2, out["p_value"])
     else:
-        res = stats.chisquare(wins, np.full(P, wins.sum() / P))
-        out["statistic"], out["p_value"] = float(res.statistic), float(res.pvalue)
+        expected = wins.sum() / P
+        statistic = float(((wins - expected) ** 2 / expected).sum()) if expected > 0 else float("nan")
+        out["statistic"], out["p_value"] = statistic, chi2_sf(statistic, P - 1)
         seat_p = np.empty(P)
         for s in range(P):
             if ties == 0:
-                seat_p[s] = stats.binomtest(int(agg.outright[s]), n, fair).pvalue
+                seat_p[s] = binom_test(int(agg.outright[s]), n, fair)
             elif se[s] > 0:
                 z = (shares[s] - fair) / se[s]
-                seat_p[s] = 2 * stats.norm.sf(abs(z))
+                seat_p[s] = 2 * norm_sf(abs(z))
             else:
                 seat_p[s] = 1.0 if shares[s] == fair else 0.0
     reject, adjusted = holm(seat_p) if P > 2 else (seat_p < ALPHA, seat_p)
