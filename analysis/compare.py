@@ -97,19 +97,18 @@ def unpaired_difference(mean_a, se_a, mean_b, se_b) -> dict:
     return {"diff": diff, "se": se, "lo": diff - Z95 * se, "hi": diff + Z95 * se, "p_value": p}
 
 
-def unpaired_differences(labels, metrics, baseline_index, others, n, names=BALANCE_METRICS):
-    """Differences of the balance metrics (analysis.balance, one dict per run) of runs `others` vs run
-    `baseline_index` as independent estimates, Holm-corrected over all rows; the columns of paired_differences."""
+def unpaired_differences(labels, metrics, pairs, n, names=BALANCE_METRICS):
+    """Differences of the balance metrics (analysis.balance, one dict per run) of run i vs run j for every (i, j) in
+    `pairs`, as independent estimates, Holm-corrected over all rows; the columns of paired_differences."""
     import pandas as pd
-    base = metrics[baseline_index]
     rows = []
-    for i in others:
+    for i, j in pairs:
         for name in names:
-            a, b = base.get(name), metrics[i].get(name)
+            a, b = metrics[j].get(name), metrics[i].get(name)
             if a is None or b is None:
                 continue
             d = unpaired_difference(a["value"], a["se"], b["value"], b["se"])
-            rows.append({"baseline": labels[baseline_index], "variant": labels[i], "metric": name, "n": n[i],
+            rows.append({"baseline": labels[j], "variant": labels[i], "metric": name, "n": n[i],
                          "base_mean": a["value"], "variant_mean": b["value"], "diff": d["diff"], "se": d["se"],
                          "lo": d["lo"], "hi": d["hi"], "p_value": d["p_value"], "method": "unpaired, normal"})
     df = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in ("p_holm", "significant")])

@@ -122,6 +122,36 @@ def _tournament(tournament, runs):
             "seat_check": seat_advantage(pooled) if pooled is not None else None}
 
 
+def unpaired_pairs(players, first=0, skip=()):
+    """(run, baseline) index pairs for runs that cannot be paired game by game: each run against the first run with
+    its player count (a variant against the base of its count), a run that opens a new player count against run
+    `first` (the effect of the count). Runs in `skip` (already paired) are left out."""
+    pairs, first_of = [], {}
+    for i, p in enumerate(players):
+        j = first_of.setdefault(p, i)
+        if i in skip or i == first:
+            continue
+        if j != i:
+            pairs.append((i, j))
+        else:
+            pairs.append((i, first))
+    return pairs
+
+
+def _unpaired(runs, analysed, labels, paired, baseline):
+    """Unpaired differences of the runs in no pair (saved run directories, or other player counts)."""
+    in_pairs = set((paired or {}).get("variants", {})) | set(((paired or {}).get("baselines") or {}).values())
+    if paired and paired.get("variants"):
+        in_pairs.add(paired.get("baseline"))
+    first = labels.index(baseline) if baseline in labels else 0
+    skip = {i for i, label in enumerate(labels) if label in in_pairs}
+    pairs = unpaired_pairs([r["aggregate"].players for r in runs], first, skip)
+    if not pairs:
+        return None
+    df = unpaired_differences(labels, [a["metrics"] for a in analysed], pairs, [r["aggregate"].n for r in runs])
+    return df if len(df) else None
+
+
 def analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=None, kind="run") -> dict:
     """The analysis of a report's runs (module docstring)."""
     from analysis.verdict import verdict_sentences
@@ -134,18 +164,7 @@ def analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=No
         out["paired"] = paired_differences(paired)
         out["crossed"] = crossed_effects(out["paired"], players_of)
     if (unpaired_baseline is not None or kind == "compare") and len(runs) > 1:
-        # runs in no pair (another player count with nothing to pair with) against the first, as independent runs
-        baselines = (paired or {}).get("baselines") or {}
-        in_pairs = set((paired or {}).get("variants", {})) | set(baselines.values())
-        if paired and paired.get("variants"):
-            in_pairs.add(paired.get("baseline"))
-        baseline = unpaired_baseline if unpaired_baseline in labels else labels[0]
-        b = labels.index(baseline)
-        others = [i for i, label in enumerate(labels) if i != b and label not in in_pairs]
-        if others:
-            df = unpaired_differences(labels, [a["metrics"] for a in analysed], b, others,
-                                      [r["aggregate"].n for r in runs])
-            out["unpaired"] = df if len(df) else None
+        out["unpaired"] = _unpaired(runs, analysed, labels, paired, unpaired_baseline)
     if sweep and len(sweep.get("values", [])) == len(runs):
         out["sweep_best"] = _sweep_best(runs, analysed)
     if tournament:

@@ -65,9 +65,10 @@ def comparison(found, views):
         if df is None or not len(df):
             continue
         rows = _forest_rows(df, unit)
+        bases = list(dict.fromkeys(df["baseline"]))
         title = "Paired differences vs each configuration's base" if key == "paired" else \
-            f"Balance metrics vs {df['baseline'].iloc[0]} (independent runs)"
-        out[key] = {"baselines": list(dict.fromkeys(df["baseline"])), "rows": comparison_table(df, unit),
+            f"Balance metrics vs {bases[0] if len(bases) == 1 else 'the base of each player count'} (independent runs)"
+        out[key] = {"baselines": bases, "rows": comparison_table(df, unit),
                     "figure": figures_multi.forest_figure(rows, title=title) if rows else None}
     return out or None
 

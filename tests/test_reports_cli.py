@@ -67,6 +67,11 @@ def test_compare_crossing_player_counts_pairs_each_variant_with_its_own_base(tmp
     lines = verdict_lines(out)
     assert any(line.startswith("  2. Variant deck-b") and "the base at the same player count" in line
                for line in lines)
+    # rebuilt from the saved directories (no per-game pairing): still each variant against its own count's base
+    from sim.reporting import context_from_run_dirs, expand_run_dirs
+    context = context_from_run_dirs(expand_run_dirs([str(tmp_path / "c")]))
+    pairs = set(zip(context["analysis"]["unpaired"]["variant"], context["analysis"]["unpaired"]["baseline"]))
+    assert pairs == {("2p deck-b", "2p base"), ("3p base", "2p base"), ("3p deck-b", "3p base")}
 
 
 def test_a_sweep_crossed_with_player_counts_pairs_within_each_count(tmp_path):

@@ -1,6 +1,7 @@
 """docs/examples/ holds the committed example reports `make examples` writes: one per game (its file name contains
 the game id) and a compare, a sweep and a tournament, each a complete report that opens with its verdict."""
 import os
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -25,3 +26,6 @@ def test_the_committed_example_is_a_complete_report(name):
     HTMLParser().feed(text)
     assert text.startswith("<!DOCTYPE html>") and 'id="verdict"' in text and "<svg" in text
     assert "http://" not in text and "https://" not in text
+    words = re.sub(r"<svg.*?</svg>", "", text, flags=re.S)  # what a person reads, figures aside
+    assert not re.search(r"\d\.?\d*e[-+]\d", words), "a number in scientific notation"
+    assert not re.search(r"p = 0(?![.\d])", words), "a p-value printed as 0"

@@ -140,3 +140,11 @@ def test_crossed_compare_pairs_each_configuration_with_the_base_of_its_player_co
     rows = crossed_effects(df, {label: c.players for label, c in zip(labels, configs)})
     assert [(r["family"], r["players"], len(r["diff_pp"])) for r in rows] == [("deck-b", 2, 2), ("deck-b", 3, 3)]
     assert abs(sum(rows[1]["diff_pp"])) < 1e-9  # win shares sum to one, so their changes sum to zero
+
+
+def test_unpaired_runs_are_compared_within_their_player_count():
+    from analysis.findings import unpaired_pairs
+    # 2p base, 2p v, 3p base, 3p v: each variant against the base of its count, 3p base against the first run
+    assert unpaired_pairs([2, 2, 3, 3]) == [(1, 0), (2, 0), (3, 2)]
+    assert unpaired_pairs([2, 3, 4]) == [(1, 0), (2, 0)]  # seat counts only: each against the first
+    assert unpaired_pairs([2, 2, 3, 3], skip={1, 3}) == [(2, 0)]
