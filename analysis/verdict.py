@@ -245,12 +245,29 @@ def _decisiveness_and_ties(runs, findings):
     return lines
 
 
+def _neighbours(t):
+    """Whether each strategy beats the next one in the ranking head to head (the pairwise share's interval)."""
+    names = list(t["strategies"])
+    order = [names.index(name) for name in t["ratings"]["strategy"]]
+    close = []
+    for a, b in zip(order, order[1:]):
+        games = t["games"][a][b]
+        if games and t["lo"][a][b] <= 0.5:
+            close.append(f"{names[a]} over {names[b]} {100 * t['wins'][a][b] / games:.1f}% "
+                         f"(95% interval {100 * t['lo'][a][b]:.1f}% to {100 * t['hi'][a][b]:.1f}%)")
+    if not close:
+        return ("Head to head, every strategy ranks above the next one in the ranking in more than half of their "
+                "common games (every 95% interval above 50%).")
+    return ("Head to head, the pairwise results cannot separate these neighbours in the ranking (95% interval "
+            "reaching 50%): " + "; ".join(close) + ".")
+
+
 def _tournament(findings):
     t = findings.get("tournament")
     if not t:
         return []
     from analysis.ratings import ranking_sentence
-    lines = [_cap(ranking_sentence(t["ratings"]))]
+    lines = [_cap(ranking_sentence(t["ratings"])), _neighbours(t)]
     check = t.get("seat_check")
     if check:
         phrase, _ = _seat_phrase(check)
@@ -266,6 +283,7 @@ def verdict_sentences(runs, findings, sweep=None):
     ranked += [(s, "#crossed" if len({r["players"] for r in findings["crossed"]}) > 1 else "#comparison")
                for s in _fairness_changes(findings)]
     ranked += [(s, "#sweep") for s in _sweep_sentence(findings, sweep or {})]
-    ranked += [(s, "#length") for s in _length(runs, findings)]
-    ranked += [(s, "#balance") for s in _decisiveness_and_ties(runs, findings)]
+    if findings["kind"] != "tournament":  # line-ups of different strategies: their lengths say little about rules
+        ranked += [(s, "#length") for s in _length(runs, findings)]
+        ranked += [(s, "#balance") for s in _decisiveness_and_ties(runs, findings)]
     return [{"text": text, "href": href} for text, href in ranked[:MAX_SENTENCES]]
