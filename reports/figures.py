@@ -32,6 +32,7 @@ STYLE = {"font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9, "legend.font
          "axes.prop_cycle": matplotlib.cycler(color=OKABE_ITO)}
 WIDTH = 7.5  # inches: fits a laptop screen and an A4/Letter page
 WRAP = 34  # characters per legend line
+TITLE_WRAP = 90  # characters per title line
 ABBREVIATE = 60  # labels longer than this (a whole line-up, say) become R1, R2, ... with a key
 MAX_BARS = 30  # distinct integer values drawn as bars; more become a step line
 LEGEND_LINE = 0.17  # inches per legend text line at legend.fontsize 8, with its spacing
@@ -213,7 +214,7 @@ def win_share_figure(groups, title="Win share per seat"):
     ax.set_ylim(0, min(105.0, max(10.0, top * 1.12)))
     ax.set_xlabel("seat (1 = first in turn order)")
     ax.set_ylabel("win share (% of games)")
-    ax.set_title(title)
+    ax.set_title(wrap(title, TITLE_WRAP))
     legend_below(fig, [ax], key)
     return fig
 
@@ -233,7 +234,7 @@ def score_distribution_figure(panels, title="Final score distribution per seat")
         ax.set_title(names[p] if len(panels) > 1 else title)
     hide_unused(axes, len(panels))
     if len(panels) > 1:
-        fig.suptitle(title)
+        fig.suptitle(wrap(title, TITLE_WRAP))
     legend_below(fig, [axes[0, 0]], key)
     return fig
 
@@ -246,7 +247,7 @@ def length_figure(series, unit="turns", title="Game length"):
     names, key = short_labels([label for label, _ in series])
     _distribution(ax, [(names[i], *_hist_arrays(h)) for i, (_, h) in enumerate(series)], f"game length ({unit})",
                   unit.rstrip("s") or "unit")
-    ax.set_title(title)
+    ax.set_title(wrap(title, TITLE_WRAP))
     if len(series) > 1:
         legend_below(fig, [ax], key)
     return fig
@@ -282,7 +283,7 @@ def convergence_figure(panels, title="Convergence of win shares with games playe
         ax.set_title(names[p] if len(panels) > 1 else title)
     hide_unused(axes, len(panels))
     if len(panels) > 1:
-        fig.suptitle(title)
+        fig.suptitle(wrap(title, TITLE_WRAP))
     widest = max(range(len(panels)), key=lambda i: len(panels[i][1][0][1]))
     legend_below(fig, [axes[widest // ncols, widest % ncols]], key)
     return fig

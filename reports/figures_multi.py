@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reports.figures import (LINESTYLES, _figure, _styled, colour, error_bars, grid_shape, hide_unused, legend_below,
-                             marker, short_labels, wrap)
+from reports.figures import (LINESTYLES, TITLE_WRAP, _figure, _styled, colour, error_bars, grid_shape, hide_unused,
+                             legend_below, marker, short_labels, wrap)
 
 
 @_styled
@@ -34,8 +34,8 @@ def forest_figure(rows, title="Differences vs baseline (95% intervals; filled = 
         ax.set_ylim(-0.8, len(mine) - 0.2)
         ax.set_xlabel(f"difference vs baseline ({unit})")
         ax.grid(axis="y", alpha=0)
-        if a == 0:
-            ax.set_title(title)
+    # over the whole figure, not the axes: the wide row labels leave the axes too narrow for a long title
+    fig.suptitle(wrap(title, TITLE_WRAP))
     if len(variants) > 1 or key:
         legend_below(fig, list(axes[:, 0]), key)
     return fig
@@ -69,7 +69,7 @@ def crossed_figure(panels, title="Change in each seat's win share, per player co
         ax.set_title(f"{panel['players']} players")
         ax.set_ylabel("change (percentage points)")
     hide_unused(axes, len(panels))
-    fig.suptitle(title + " (95% intervals; filled = significant after Holm)")
+    fig.suptitle(wrap(title + " (95% intervals; filled = significant after Holm)", TITLE_WRAP))
     legend_below(fig, [axes[i // ncols, i % ncols] for i in range(len(panels))], key)
     return fig
 
@@ -104,7 +104,7 @@ def sweep_figure(param, values, panels, title=None):
         ax.set_title(panel["title"])
     hide_unused(axes, len(panels))
     if title:
-        fig.suptitle(title + " (bands: 95% intervals)")
+        fig.suptitle(wrap(title + " (bands: 95% intervals)", TITLE_WRAP))
     legend_below(fig, [axes[0, 0]])
     return fig
 
@@ -142,7 +142,7 @@ def heatmap_figure(strategies, wins, games, lo=None, hi=None, title="Pairwise re
     ax.set_yticks(range(k), names)
     ax.set_xlabel("column strategy (opponent)")
     ax.set_ylabel("row strategy")
-    ax.set_title(title)
+    ax.set_title(wrap(title, TITLE_WRAP))
     bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     bar.set_label(wrap("row ranked better than column (% of common games)", 30))
     if key:
@@ -164,5 +164,5 @@ def ratings_figure(df, title="Bradley–Terry ratings (95% intervals)"):
     ax.set_yticks(y, [wrap(s, 24) for s in df["strategy"]])
     ax.set_ylim(-0.7, k - 0.3)
     ax.set_xlabel("rating (Elo points; 0 = the strategies' average, dotted)")
-    ax.set_title(title)
+    ax.set_title(wrap(title, TITLE_WRAP))
     return fig
