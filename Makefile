@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export SIM_CACHE_DIR := $(CURDIR)/build/numba-cache
 export PYTHONWARNINGS := ignore::UserWarning:numba.core.utils
 
-.PHONY: install run test bench report warm lint clean
+.PHONY: install run test bench report examples warm lint clean
 
 install: $(STAMP)
 
@@ -31,6 +31,10 @@ bench: install
 # A sample report: Straw's seat counts compared, written to reports/out/straw-players.html.
 report: install
 	$(BIN)/sim compare straw --players 2,3,4,5,6 --n 100000 --html reports/out/straw-players.html
+
+# Small example reports, one per game plus a compare, a sweep and a tournament (fixed seeds), in docs/examples/.
+examples: install
+	$(BIN)/python -m reports.examples docs/examples
 
 lint: install
 	$(BIN)/python -m pip install --quiet ruff

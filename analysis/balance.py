@@ -36,8 +36,8 @@ def mean_interval(mean, se, n, level=0.95):
     if level == 0.95 and n >= 30:
         q = Z95
     else:
-        from scipy import stats
-        q = stats.t.ppf(0.5 + level / 2, n - 1) if n < 30 else stats.norm.ppf(0.5 + level / 2)
+        from analysis.distributions import norm_ppf, t_ppf
+        q = t_ppf(0.5 + level / 2, n - 1) if n < 30 else norm_ppf(0.5 + level / 2)
     return mean - q * se, mean + q * se
 
 
@@ -56,11 +56,11 @@ def _shares(agg):
 
 def balance_interval(agg, level=0.95):
     """(balance, lo, hi) by simultaneous pairwise intervals (module docstring)."""
-    from scipy import stats
+    from analysis.distributions import norm_ppf
     p, var = _shares(agg)
     P, n = agg.players, agg.n
     pairs = [(s, t) for s in range(P) for t in range(s + 1, P)]
-    z = stats.norm.ppf(1 - (1 - level) / (2 * len(pairs)))
+    z = norm_ppf(1 - (1 - level) / (2 * len(pairs)))
     gap_lo, gap_hi = 0.0, 0.0
     for s, t in pairs:
         d = abs(p[s] - p[t])

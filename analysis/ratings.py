@@ -111,6 +111,7 @@ def ranking_sentence(df):
     """'straw-hunter > safe > random (Bradley–Terry, 95% intervals do not overlap between neighbours: ...)'."""
     if len(df) == 0:
         return "no strategies were rated."
-    parts = [f"{i + 1}. {r.strategy} ({r.elo:+.0f} Elo [{r.elo_lo:+.0f}, {r.elo_hi:+.0f}])"
+    from analysis.verdict import signed
+    parts = [f"{i + 1}. {r.strategy} ({signed(r.elo, 0)} Elo [{signed(r.elo_lo, 0)}, {signed(r.elo_hi, 0)}])"
              for i, r in enumerate(df.itertuples())]
     return "ranking by Bradley–Terry rating: " + ", ".join(parts) + "."

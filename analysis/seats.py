@@ -1,7 +1,8 @@
 """Seat advantage: is any seat's win share different from the fair share 1/P, by how much, and how sure is that?
 
-- 2 players: exact two-sided binomial test (`scipy.stats.binomtest`) of seat 0's outright wins among the decided
-  games (shared wins excluded) against 1/2. Both seats get that p-value (one test, so Holm changes nothing).
+- 2 players: exact two-sided binomial test (scipy.stats.binomtest's numbers: analysis.distributions) of seat 0's
+  outright wins among the decided games (shared wins excluded) against 1/2. Both seats get that p-value (one
+  test, so Holm changes nothing).
 - P > 2 players: chi-square goodness of fit of the seats' win totals (shared wins count 1/k, so the totals add up
   to n) against n/P each, P − 1 d.o.f.; and one test per seat of its win share against 1/P, Holm-corrected over
   the P seats (`holm` below, equal to statsmodels' multipletests). The per-seat test is the exact binomial
@@ -9,13 +10,15 @@
   deviation of the seat's win share (exact, from the aggregate's sum of squares) / sqrt(n). Sentences quote the
   Holm-adjusted p.
 - For every seat: the excess over fair, share − 1/P, in percentage points, with its 95% half-width
-  1.96 × s.e. (same s.e. as above), and a plain-words sentence for the report.
+  1.96 × s.e. (same s.e. as above), and a plain-words sentence for the report. `wilson_lo_pp`/`wilson_hi_pp`: the
+  seat's Wilson 95% interval minus 1/P, which stays honest where the normal one collapses (a seat winning every
+  game or none has s.e. 0); reports quote it.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import Z95, mean_se
+from analysis.intervals import Z95, mean_se, wilson
 from sim.spec import WIN_SCALE
 
 ALPHA = 0.05
@@ -67,7 +70,7 @@ def seat_advantage(agg) -> dict:
      "seats": [{"seat", "share", "excess_pp", "half_width_pp", "lo_pp", "hi_pp", "se", "p_value", "p_holm",
                 "significant"}], "significant_seats": [0-based seats], "sentences": [str]}
     """
-    from scipy import stats
+    from analysis.distributions import binom_test, chi2_sf, norm_sf
 
     P, n = agg.players, agg.n
     fair = 1.0 / P
@@ -84,28 +87,30 @@ def seat_advantage(agg) -> dict:
         k, decided = int(agg.outright[0]), int(agg.outright[0] + agg.outright[1])
         out["decided"] = decided
         if decided:
-            res = stats.binomtest(k, decided, 0.5)
-            out["statistic"], out["p_value"] = k / decided, float(res.pvalue)
+            out["statistic"], out["p_value"] = k / decided, binom_test(k, decided, 0.5)
         seat_p = np.full(2, out["p_value"])
     else:
-        res = stats.chisquare(wins, np.full(P, wins.sum() / P))
-        out["statistic"], out["p_value"] = float(res.statistic), float(res.pvalue)
+        expected = wins.sum() / P
+        statistic = float(((wins - expected) ** 2 / expected).sum()) if expected > 0 else float("nan")
+        out["statistic"], out["p_value"] = statistic, chi2_sf(statistic, P - 1)
         seat_p = np.empty(P)
         for s in range(P):
             if ties == 0:
-                seat_p[s] = stats.binomtest(int(agg.outright[s]), n, fair).pvalue
+                seat_p[s] = binom_test(int(agg.outright[s]), n, fair)
             elif se[s] > 0:
                 z = (shares[s] - fair) / se[s]
-                seat_p[s] = 2 * stats.norm.sf(abs(z))
+                seat_p[s] = 2 * norm_sf(abs(z))
             else:
                 seat_p[s] = 1.0 if shares[s] == fair else 0.0
     reject, adjusted = holm(seat_p) if P > 2 else (seat_p < ALPHA, seat_p)
     for s in range(P):
         excess = 100 * (shares[s] - fair)
         half = 100 * Z95 * se[s] if np.isfinite(se[s]) else float("nan")
+        w_lo, w_hi = wilson(wins[s], n)
         out["seats"].append({"seat": s, "share": float(shares[s]), "excess_pp": float(excess),
                              "half_width_pp": float(half), "lo_pp": float(excess - half),
-                             "hi_pp": float(excess + half), "se": float(se[s]), "p_value": float(seat_p[s]),
+                             "hi_pp": float(excess + half), "wilson_lo_pp": 100 * (w_lo - fair),
+                             "wilson_hi_pp": 100 * (w_hi - fair), "se": float(se[s]), "p_value": float(seat_p[s]),
                              "p_holm": float(adjusted[s]), "significant": bool(reject[s])})
     out["significant_seats"] = [r["seat"] for r in out["seats"] if r["significant"]]
     out["sentences"] = _sentences(out)
@@ -128,7 +133,7 @@ def _sentences(res):
                 break  # the other seat is its mirror image
         if not res["significant_seats"]:
             lines.append(f"no seat differs from fair at the 5% level (exact binomial test); seat 1's excess is "
-                         f"{rows[0]['excess_pp']:+.1f} ± {rows[0]['half_width_pp']:.1f} points.")
+                         f"{rows[0]['excess_pp']:+.1f} ± {rows[0]['half_width_pp']:.1f} percentage points.")
         return lines
     verdict = "differ from fair" if res["p_value"] < ALPHA else "are consistent with fair"
     lines.append(f"across the {P} seats, win shares {verdict} (chi-square = {res['statistic']:.2f}, "
@@ -139,13 +144,14 @@ def _sentences(res):
     if not res["significant_seats"]:
         worst = max(rows, key=lambda r: abs(r["excess_pp"]))
         lines.append(f"no seat differs from fair at the 5% level after Holm correction (largest deviation: seat "
-                     f"{worst['seat'] + 1}, {worst['excess_pp']:+.1f} ± {worst['half_width_pp']:.1f} points).")
+                     f"{worst['seat'] + 1}, {worst['excess_pp']:+.1f} ± {worst['half_width_pp']:.1f} percentage "
+                     "points).")
     return lines
 
 
 def _seat_sentence(r, note, holm_p=False):
     direction = "more" if r["excess_pp"] > 0 else "less"
     p = format_p(r["p_holm"] if holm_p else r["p_value"])
-    return (f"seat {r['seat'] + 1} wins {abs(r['excess_pp']):.1f} ± {r['half_width_pp']:.1f} points {direction} "
-            f"often than fair ({p}, {note}).")
+    return (f"seat {r['seat'] + 1} wins {abs(r['excess_pp']):.1f} ± {r['half_width_pp']:.1f} percentage points "
+            f"{direction} often than fair ({p}, {note}).")
 

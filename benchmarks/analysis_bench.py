@@ -29,14 +29,16 @@ SNIPPETS = {
 }
 
 
-def ensure_run(path, n):
-    if os.path.isfile(os.path.join(path, "games.parquet")):
+def ensure_run(path, n, rows=True):
+    """A Straw run of n games in `path` (with its games.parquet when rows), made once and kept."""
+    if os.path.isfile(os.path.join(path, "games.parquet" if rows else "summary.json")):
         return
     os.makedirs(os.path.dirname(path), exist_ok=True)
     sim = os.path.join(os.path.dirname(sys.executable), "sim")
-    print(f"making {n:,} saved Straw games in {path} (once) ...", flush=True)
+    print(f"making {n:,} {'saved ' if rows else ''}Straw games in {path} (once) ...", flush=True)
     t = time.perf_counter()
-    subprocess.run([sim, "run", "straw", "--n", str(n), "--save-games", "--out", path, "-q"], check=True, cwd=ROOT)
+    subprocess.run([sim, "run", "straw", "--n", str(n), *(["--save-games"] if rows else []), "--out", path, "-q",
+                    "--no-report"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
     print(f"  {time.perf_counter() - t:.1f} s", flush=True)
 
 

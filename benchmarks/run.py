@@ -2,12 +2,13 @@
 
 Measures, per game: games/s with random play at every player count, and with each shipped heuristic at the
 game's default player count, at 1 thread and at all threads; cold-compile time (empty numba cache) and cached
-start of `sim run GAME --n 1000`; peak memory for 1M and 10M games without saved rows (flat in n). Writes
-benchmarks/RESULTS.md. Not a test: nothing here asserts a speed.
+start of `sim run GAME --n 1000`; peak memory for 1M and 10M games without saved rows (flat in n); and the time to
+render the HTML reports of a 1,000,000-game run and of a 12-configuration compare (benchmarks/report_bench.py).
+Writes benchmarks/RESULTS.md. Not a test: nothing here asserts a speed.
 
     python -m benchmarks.run                 # everything
     python -m benchmarks.run --games straw   # one game
-    python -m benchmarks.run --quick         # shorter timings, no memory runs
+    python -m benchmarks.run --quick         # shorter timings, no memory runs, no report timings
 """
 from __future__ import annotations
 
@@ -126,6 +127,9 @@ def main():
         gid = game_id.strip()
         body += bench_game(gid, seconds, memory=not args.quick and gid in args.memory.split(","),
                            cold=gid in args.cold.split(","))
+    if not args.quick:
+        from benchmarks import report_bench
+        body += report_bench.result_lines(report_bench.measure())
     with open(args.out, "w") as f:
         f.write("\n".join(header + body))
     print(f"wrote {args.out}")

@@ -187,24 +187,27 @@ def sweep(game, param, values, n=DEFAULT_N, *, players=None, variants=(), strate
           data=None, out=None, threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None,
           progress=False):
     """One rule parameter (or 'strategy.param') over values ([40, 45, 50] or '40:60:2' or '1,3,7'); every value
-    plays the same games."""
+    plays the same games. players=[2, 3, 4] (or '2,3,4') crosses the values with seat counts: each value is then
+    paired with the first value at the same seat count."""
     from sim.engine import configure as engine_configure
     from sim.multirun import parse_range
     spec = _game(game)
     raw = values if isinstance(values, str) else ",".join(map(str, values))
     values = parse_range(raw) if isinstance(values, str) else list(values)
+    counts = _players_list(players, spec) if players is not None else [None]
     fixed = _set_items(sets)
     configs, labels = [], []
-    for value in values:
-        rule_sets, strategy_sets = parse_sets(fixed + [f"{param}={value}"])
-        configs.append(engine_configure(spec, players, _strategy_text(strategies), split_variants(variants),
-                                        rule_sets, seed, strategy_sets, dict(data or {})))
-        labels.append(f"{param}={value}")
-    command = reproduce(spec.id, "sweep", [players] if players else [], list(variants or ()),
+    for count in counts:
+        for value in values:
+            rule_sets, strategy_sets = parse_sets(fixed + [f"{param}={value}"])
+            configs.append(engine_configure(spec, count, _strategy_text(strategies), split_variants(variants),
+                                            rule_sets, seed, strategy_sets, dict(data or {})))
+            labels.append(f"{param}={value}" if len(counts) == 1 else f"{count}p {param}={value}")
+    command = reproduce(spec.id, "sweep", counts if players is not None else [], list(variants or ()),
                         fixed + [f"{param}={raw}"], _strategy_text(strategies), seed, n)
     outcome = _run_multi("sweep", configs, labels, n, command, out, threads, chunk_size, scheduler, workers,
                          connect_timeout, progress)
-    return Sweep(outcome, param, values)
+    return Sweep(outcome, param, values * len(counts))
 
 
 def tournament(game, strategies, n=DEFAULT_N, *, players=None, variants=(), sets=None, seed=1, data=None, out=None,

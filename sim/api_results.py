@@ -75,8 +75,8 @@ class RunReport:
 
 class Comparison:
     """Several configurations on the same games: `rows` (one per configuration, balance metrics with intervals),
-    `seats` (per configuration and seat), `paired` (paired differences vs the first configuration, Holm-corrected;
-    None when no configuration shares its seat count)."""
+    `seats` (per configuration and seat), `paired` (paired differences vs the first configuration of the same seat
+    count, Holm-corrected; None when no configuration shares its seat count)."""
 
     def __init__(self, outcome):
         self.outcome = outcome
@@ -89,7 +89,9 @@ class Comparison:
         self.command = outcome.command
         variants = {label: sums.as_paired() for label, sums in zip(self.labels, self.multi.paired)
                     if sums is not None}
-        self.paired_sums = {"baseline": self.labels[0], "variants": variants} if variants else None
+        baselines = {label: self.labels[j] for label, j in zip(self.labels, self.multi.paired_with) if j is not None}
+        self.paired_sums = {"baseline": self.labels[0], "variants": variants, "baselines": baselines} \
+            if variants else None
 
     @property
     def n(self):
@@ -134,7 +136,8 @@ class Comparison:
 
 
 class Sweep(Comparison):
-    """A Comparison whose configurations are the values of one parameter: `rows` carry a `value` column."""
+    """A Comparison whose configurations are the values of one parameter: `rows` carry a `value` column (and, for
+    a sweep crossed with seat counts, `values` repeats the values once per count, in the order of `rows`)."""
 
     def __init__(self, outcome, param, values):
         super().__init__(outcome)

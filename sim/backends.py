@@ -5,7 +5,7 @@
         multi = backend.run(configs, n, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None)
 
 Both play games 0..n-1 of every configuration chunk by chunk (`play_chunk`: every configuration on the same games,
-so configurations after the first are paired with it when they seat as many players), merge the chunks' exact
+so each configuration is paired with the first one that seats as many players: `pairing`), merge the chunks' exact
 aggregates in game order (`RunTotals`) and return a MultiResult. on_chunk(count) is called after each merged chunk;
 should_stop(aggregate of the first configuration) -> True ends the run early (precision targets); rows_to=FOLDER
 saves one row per game of a single configuration under FOLDER. Ctrl-C ends the run after the chunk in flight with
@@ -29,27 +29,40 @@ GAMES_FILE = "games.parquet"  # per-game rows of a local run: one file, one row 
 @dataclass
 class MultiResult:
     results: list  # RunResult per configuration, in order
-    paired: list  # PairedSums of configuration i vs configuration 0 (None for 0 and for unpaired ones)
+    paired: list  # PairedSums of configuration i vs configuration paired_with[i] (None where that is None)
     convergence: list  # per configuration: [(n, [win share per seat])] after each merged chunk
     files: list = field(default_factory=list)  # per-game row files written under rows_to, relative to it
     fault: object = None  # the EngineError that stopped the run early (the games before it are kept), or None
 
+    @property
+    def paired_with(self):
+        return pairing([r.config for r in self.results])
+
+
+def pairing(configs):
+    """For each configuration, the index of the one it is paired with: the first configuration with the same
+    player count (the base of that count in a compare crossing player counts with variants); None for those."""
+    first, out = {}, []
+    for i, config in enumerate(configs):
+        out.append(first.get(config.players))
+        first.setdefault(config.players, i)
+    return out
+
 
 def play_chunk(configs, inputs, start, count):
     """Games start..start+count-1 of every configuration -> (aggregates, paired sums or None, kernel outputs)."""
-    aggregates, paired, outputs, base = [], [], [], None
+    aggregates, paired, outputs, metrics = [], [], [], []
+    partners = pairing(configs)
     for i, (config, inp) in enumerate(zip(configs, inputs)):
         seat_out, game_out = run_chunk(config, config.seed, start, count, inp)
         outputs.append((seat_out, game_out))
         aggregates.append(Aggregate.from_chunk(config.game, config.players, seat_out, game_out, start))
         sums = None
-        if len(configs) > 1:  # per-game metrics only when there is something to pair with
-            metrics = game_metrics(config, seat_out, game_out)
-            if i == 0:
-                base = metrics
-            elif config.players == configs[0].players:
-                sums = PairedSums()
-                sums.add(base, metrics)
+        # per-game metrics only when there is something to pair with
+        metrics.append(game_metrics(config, seat_out, game_out) if len(configs) > 1 else None)
+        if partners[i] is not None:
+            sums = PairedSums()
+            sums.add(metrics[partners[i]], metrics[i])
         paired.append(sums)
     return aggregates, paired, outputs
 
@@ -62,7 +75,7 @@ class RunTotals:
             raise SpecError("configurations compared together must share one seed")
         self.configs = configs
         self.aggregates = [Aggregate(c.players, c.game.all_seat_columns, c.game.all_game_columns) for c in configs]
-        self.paired = [None] + [PairedSums() if c.players == configs[0].players else None for c in configs[1:]]
+        self.paired = [None if j is None else PairedSums() for j in pairing(configs)]
         self.convergence = [[] for _ in configs]
         self.chunks = 0
 

@@ -1,5 +1,9 @@
-"""Terminal output: the run summary tables and `sim list` descriptions. Win shares always carry interval and n."""
+"""Terminal output: the run summary tables and `sim list` descriptions. Win shares always carry interval and n.
+The tables and the verdict print the analysis a report context carries (sim/reporting.py); nothing is computed here.
+Analysis modules are imported inside the functions, so `sim list` does not load pandas."""
 from __future__ import annotations
+
+import math
 
 import click
 
@@ -17,7 +21,32 @@ def _table(headers, rows, align=None):
     return "\n".join(lines)
 
 
-def print_summary(outcome):
+def print_verdict(found):
+    """The verdict sentences the HTML report opens with (analysis.verdict), under the tables."""
+    click.echo()
+    click.echo("verdict:")
+    for i, sentence in enumerate(found["verdict"]):
+        click.echo(f"  {i + 1}. {sentence['text']}")
+
+
+def _seat_table(summary, advantage):
+    from analysis.seats import format_p
+    from analysis.verdict import signed
+    fair = 1 / len(summary["seats"])
+    tests = advantage["seats"] or [None] * len(summary["seats"])
+    rows = [(s["seat"] + 1, s["strategy"], f"{s['games']:,}", _pct(s["win_share"]),
+             f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]", _pct(fair),
+             f"{signed(t['excess_pp'])} [{signed(t['wilson_lo_pp'])}, {signed(t['wilson_hi_pp'])}]" if t else "–",
+             format_p(t["p_holm"]) + (" *" if t["significant"] else "") if t else "–",
+             f"{s['score_mean']:.2f} ± {s['score_se']:.2f}", f"{s['rank_mean']:.2f}")
+            for s, t in zip(summary["seats"], tests)]
+    return _table(["seat", "strategy", "games", "win share", "95% interval", "fair share", "excess (pp)", "p",
+                   "mean score ± s.e.", "mean rank"], rows, ["<", "<", ">", ">", ">", ">", ">", "<", ">", ">"])
+
+
+def print_summary(outcome, found):
+    """One run: the seat table (with the fair share and the seat test), strategies, game length, the verdict.
+    found: analysis.findings.analyse of the run (the report context's "analysis")."""
     result, summary = outcome.result, outcome.summary
     cfg = result.config
     n = summary["games"]
@@ -28,16 +57,14 @@ def print_summary(outcome):
     if cfg.sets:
         click.echo("rules set: " + ", ".join(f"{k}={v}" for k, v in cfg.sets.items()))
     click.echo()
-    rows = [(s["seat"], s["strategy"], f"{s['games']:,}", _pct(s["win_share"]),
-             f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]", f"{s['score_mean']:.2f} ± {s['score_se']:.2f}",
-             f"{s['rank_mean']:.2f}") for s in summary["seats"]]
-    click.echo(_table(["seat", "strategy", "games", "win share", "95% interval", "mean score ± s.e.", "mean rank"],
-                      rows, ["<", "<", ">", ">", ">", ">", ">"]))
+    click.echo(_seat_table(summary, found["runs"][0]["advantage"]))
+    click.echo("excess: win share − fair share in percentage points [95% interval]; p: "
+               + ("exact binomial test" if cfg.players == 2 else "per seat, Holm-corrected") + "; * significant")
     if len(summary["strategies"]) > 1:
         click.echo()
-        rows = [(s["strategy"], ",".join(map(str, s["seats"])), f"{s['seat_games']:,}", _pct(s["win_share"]),
-                 f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]", f"{s['score_mean']:.2f} ± {s['score_se']:.2f}")
-                for s in summary["strategies"]]
+        rows = [(s["strategy"], ",".join(str(x + 1) for x in s["seats"]), f"{s['seat_games']:,}",
+                 _pct(s["win_share"]), f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]",
+                 f"{s['score_mean']:.2f} ± {s['score_se']:.2f}") for s in summary["strategies"]]
         click.echo(_table(["strategy", "seats", "seat-games", "win share", "95% interval", "mean score ± s.e."],
                           rows, ["<", "<", ">", ">", ">", ">"]))
     length = summary["length"]
@@ -47,7 +74,16 @@ def print_summary(outcome):
                f"range {length['min']}–{length['max']}")
     shown = [(k, v) for k, v in summary["ratios"].items() if not isinstance(v, list) and v is not None]
     if shown:
-        click.echo("  ".join(f"{k} {v:.3g}" for k, v in shown))
+        click.echo("  ".join(f"{k} {_plain(v)}" for k, v in shown))
+    print_verdict(found)
+
+
+def _plain(x):
+    """A ratio without scientific notation: three significant figures, at most six decimals."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    digits = max(0, min(6, 2 - int(math.floor(math.log10(abs(x))))))
+    return f"{x:,.{digits}f}"
 
 
 def describe_game(spec, full=False):
@@ -79,68 +115,106 @@ def _interval_pct(share, lo, hi):
     return f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def _config_rows(result):
-    """Rows of the configuration table from a Comparison's `rows` (analysis output)."""
+def _config_rows(result, found):
+    """Rows of the configuration table: the summaries' seat shares and the analysis' balance metrics."""
     rows = []
-    for _, r in result.rows.iterrows():
-        players = int(r["players"])
-        shares = " · ".join(_interval_pct(r[f"win_share_s{s}"], r[f"win_lo_s{s}"], r[f"win_hi_s{s}"])
-                            for s in range(1, players + 1))
-        rows.append([r["label"], f"{int(r['games']):,}", shares,
-                     f"{r['balance']:.3f} [{r['balance_lo']:.3f}, {r['balance_hi']:.3f}]",
-                     f"{r['duration']:.1f} ± {(r['duration_hi'] - r['duration_lo']) / 2:.1f}",
-                     f"{100 * r['tie_rate']:.1f}%"])
+    for label, summary, a in zip(result.labels, result.summaries, found["runs"]):
+        m = a["metrics"]
+        shares = " · ".join(_interval_pct(s["win_share"], s["win_lo"], s["win_hi"]) for s in summary["seats"])
+        bal, dur, tie = m.get("balance"), m.get("duration"), m.get("tie_rate")
+        rows.append([label, f"{summary['games']:,}", shares,
+                     f"{bal['value']:.3f} [{bal['lo']:.3f}, {bal['hi']:.3f}]" if bal else "–",
+                     f"{dur['value']:.1f} ± {(dur['hi'] - dur['lo']) / 2:.1f}" if dur else "–",
+                     f"{100 * tie['value']:.1f}%" if tie else "–"])
     return rows
 
 
-def print_multi_table(result, first_header="configuration"):
+def print_multi_table(result, found, first_header="configuration"):
     click.echo(_table([first_header, "games", "win share per seat [95% interval]", "balance [95%]",
-                       "length ± 95%", "ties"], _config_rows(result), ["<", ">", "<", ">", ">", ">"]))
+                       "length ± 95%", "ties"], _config_rows(result, found), ["<", ">", "<", ">", ">", ">"]))
 
 
-def print_comparison(result):
-    """A sim.Comparison: the configurations, then paired differences with verdicts."""
+def _paired_rows(df, length_unit):
+    from analysis.compare import describe_metric
+    from analysis.seats import format_p
+    from analysis.verdict import signed
+    rows = []
+    for _, r in df.iterrows():
+        words, scale, unit = describe_metric(r["metric"])
+        if r["metric"] == "length":
+            unit = length_unit
+        d = 2 if scale == 100 or r["metric"] in ("length", "margin") else 3
+        rows.append([r["variant"], r["baseline"], words.removeprefix("the "),
+                     f"{signed(r['diff'] * scale, d)} {'pp' if scale == 100 else unit}".rstrip(),
+                     f"[{signed(r['lo'] * scale, d)}, {signed(r['hi'] * scale, d)}]", format_p(r["p_holm"]),
+                     "yes" if r["significant"] else "no"])
+    return rows
+
+
+def print_crossed(found):
+    """The crossed design's table: each variant against the base at its own player count."""
+    from analysis.seats import format_p
+    from analysis.verdict import signed
+    rows = [[r["family"], r["players"], r["baseline"], " · ".join(signed(d) for d in r["diff_pp"]),
+             format_p(r["min_p"]), "yes" if r["changes_advantage"] else "no"] for r in found["crossed"]]
+    click.echo()
+    click.echo("each variant or value vs the first configuration at the same player count (seat win-share change in "
+               "percentage points):")
+    click.echo(_table(["variant", "players", "paired with", "change per seat (pp)", "smallest p (Holm)",
+                       "changes seat advantage"], rows, ["<", ">", "<", "<", ">", "<"]))
+
+
+def print_comparison(result, found):
+    """A sim.Comparison: the configurations, paired differences (each vs the base of its player count), the
+    crossed table when player counts are crossed with variants, and the verdict. found: the context's analysis."""
     cfg = result.results[0].config
     click.echo(f"{cfg.game.title} · seed {cfg.seed} · {result.n:,} games per configuration "
                f"(the same seeds in every one)")
     click.echo()
-    print_multi_table(result)
-    df = result.paired
+    print_multi_table(result, found)
+    df = found["paired"]
     if df is not None:
-        from analysis.compare import verdict
         click.echo()
-        click.echo(f"paired differences vs {result.labels[0]} (Holm-corrected over all rows):")
-        rows = [[r["variant"], r["metric"], f"{r['diff']:+.4g}", f"[{r['lo']:+.4g}, {r['hi']:+.4g}]",
-                 f"{r['p_holm']:.2g}", "yes" if r["significant"] else "no"] for _, r in df.iterrows()]
-        click.echo(_table(["variant", "metric", "difference", "95% interval", "p (Holm)", "significant"], rows,
-                          ["<", "<", ">", ">", ">", "<"]))
-        click.echo()
-        for line in verdict(df):
-            click.echo(line)
+        bases = list(dict.fromkeys(df["baseline"]))
+        click.echo(f"paired differences vs {', '.join(bases)}"
+                   + (" (each configuration against the base of its player count)" if len(bases) > 1 else "")
+                   + ", Holm-corrected over all rows:")
+        click.echo(_table(["variant", "vs", "metric", "difference", "95% interval", "p (Holm)", "significant"],
+                          _paired_rows(df, cfg.game.length_column), ["<", "<", "<", ">", ">", ">", "<"]))
+        if len({r["players"] for r in found["crossed"]}) > 1:
+            print_crossed(found)
     else:
         click.echo()
         click.echo("configurations differ in seat counts, so seats are not paired; compare the balance column")
+    print_verdict(found)
 
 
-def print_sweep(result):
-    """A sim.Sweep: one row per value."""
+def print_sweep(result, found):
+    """A sim.Sweep: one row per value, then the verdict."""
     cfg = result.results[0].config
-    click.echo(f"{cfg.game.title} · {cfg.players} players · seed {cfg.seed} · sweep of {result.param} over "
-               f"{len(result.values)} values · {result.n:,} games each (same seeds)")
+    counts = list(dict.fromkeys(r.config.players for r in result.results))
+    click.echo(f"{cfg.game.title} · {', '.join(map(str, counts))} players · seed {cfg.seed} · sweep of "
+               f"{result.param} over {len(set(map(str, result.values)))} values · {result.n:,} games each "
+               "(same seeds)")
     click.echo()
-    print_multi_table(result, "value")
+    print_multi_table(result, found, "value")
+    if len({r["players"] for r in found["crossed"]}) > 1:
+        print_crossed(found)
+    print_verdict(found)
 
 
-def print_tournament(result):
-    """A sim.Tournament: strategy totals, the pairwise matrix and Bradley–Terry ratings."""
+def print_tournament(result, found):
+    """A sim.Tournament: strategy totals, the pairwise matrix, Bradley–Terry ratings (from the analysis), verdict."""
+    from analysis.verdict import signed
     cfg = result.results[0].config
-    names, wins, games = result.names, result.wins_matrix, result.games_matrix
+    t = found["tournament"]
+    names, wins, games = t["strategies"], t["wins"], t["games"]
     click.echo(f"{cfg.game.title} · {cfg.players} players · {len(result.results)} line-ups × "
                f"{result.results[0].aggregate.n:,} games (every seat rotation, same seeds)")
     click.echo()
     rows = [[r["strategy"], f"{int(r['seat_games']):,}", f"{100 * r['win_share']:.1f}%",
              f"[{100 * r['win_lo']:.1f}%, {100 * r['win_hi']:.1f}%]", f"{r['score_mean']:.2f}"]
-            for _, r in result.strategies.iterrows()]
+            for _, r in t["totals"].iterrows()]
     click.echo(_table(["strategy", "seat-games", "win share", "95% interval", "mean score"], rows,
                       ["<", ">", ">", ">", ">"]))
     click.echo()
@@ -154,6 +228,7 @@ def print_tournament(result):
     click.echo("pairwise: share of common games where the row strategy ranked strictly better than the column")
     click.echo(_table(header, rows))
     click.echo()
-    click.echo("Bradley–Terry ratings (log-strength, 95% interval):")
-    for _, r in result.ratings.iterrows():
-        click.echo(f"  {r['strategy']}: {r['rating']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}]")
+    click.echo("Bradley–Terry ratings (Elo scale, 95% interval):")
+    for _, r in t["ratings"].iterrows():
+        click.echo(f"  {r['strategy']}: {signed(r['elo'], 0)} [{signed(r['elo_lo'], 0)}, {signed(r['elo_hi'], 0)}]")
+    print_verdict(found)

@@ -14,8 +14,8 @@ from sim.spec import SpecError
 
 def run_together(configs, n, *, threads=None, chunk_size=None, on_chunk=None):
     """Play games 0..n-1 of every configuration in lock-step chunks on local threads (LocalBackend); pairs
-    configurations with the first one when they have the same player count. Ctrl-C ends after the chunk in flight,
-    keeping what finished. Returns a MultiResult."""
+    each configuration with the first one of its player count (backends.pairing). Ctrl-C ends after the chunk in
+    flight, keeping what finished. Returns a MultiResult."""
     return LocalBackend(threads).run(configs, n, chunk_size=chunk_size, on_chunk=on_chunk)
 
 

@@ -1,11 +1,13 @@
 """Report contexts (the input of reports/html.py) from finished runs and from saved run directories.
 
-This is the one place that reads run directories back; the contexts carry the summaries analysis produced, and the
-reports only render them. The context:
+This is the one place that reads run directories back. Every context carries the summaries and the analysis
+(analysis.findings.analyse: seat tests, balance metrics, paired differences, crossed effects, ratings, verdict),
+computed here once; the reports and the terminal only render them. The context:
     {"title", "kind": "run"|"compare"|"sweep"|"tournament"|"report", "command",
-     "runs": [{"label", "manifest", "summary", "aggregate", "convergence"}],
+     "runs": [{"label", "manifest", "summary", "aggregate", "convergence", "unit", "seat_labels"}],
      "comparison": {"paired": {...}} | {"unpaired": {"baseline": label}} | None,
-     "sweep": {"param", "values"} | None, "tournament": {"strategies", "wins", "games"} | None}
+     "sweep": {"param", "values"} | None, "tournament": {"strategies", "wins", "games"} | None,
+     "analysis": what analysis.findings.analyse returns}
 """
 from __future__ import annotations
 
@@ -16,26 +18,64 @@ from sim.aggregate import Aggregate
 from sim.spec import SpecError
 
 
+REPORT_FILE = "report.html"  # the report every run directory gets (unless --no-report)
+
+
+def _unit(manifest, summary):
+    """The length column's name: summary.json has it; the game registry only when it does not."""
+    unit = (summary.get("length") or {}).get("column")
+    if unit:
+        return unit
+    try:
+        from sim.registry import get_game
+        return get_game(manifest.get("game", "")).length_column
+    except Exception:  # an unregistered game: the report still renders from the manifest
+        return "length units"
+
+
+def _seat_labels(manifest, summary, players):
+    strategies = manifest.get("strategies") or []
+    labels = [s.get("label", "?") if isinstance(s, dict) else str(s) for s in strategies]
+    if len(labels) != players:
+        rows = summary.get("seats") or []
+        labels = [r.get("strategy", "?") for r in rows] if len(rows) == players else ["?"] * players
+    return labels
+
+
 def _entry(label, manifest, summary, aggregate, convergence=None):
     return {"label": label, "manifest": manifest, "summary": summary, "aggregate": aggregate,
-            "convergence": convergence}
+            "convergence": convergence, "unit": _unit(manifest, summary),
+            "seat_labels": _seat_labels(manifest, summary, aggregate.players)}
+
+
+def with_analysis(context):
+    """The context with its "analysis" (analysis.findings.analyse), computed once from its runs."""
+    from analysis.findings import analyse
+    comparison = context.get("comparison") or {}
+    context["analysis"] = analyse(context["runs"], paired=comparison.get("paired"),
+                                  unpaired_baseline=(comparison.get("unpaired") or {}).get("baseline"),
+                                  sweep=context.get("sweep"), tournament=context.get("tournament"),
+                                  kind=context.get("kind", "run"))
+    return context
 
 
 def run_context(outcome):
     """The context of one finished run (a sim.pipeline.RunOutcome with its run directory written)."""
     title = outcome.result.config.game.title
     entry = _entry(title, outcome.manifest, outcome.summary, outcome.result.aggregate, outcome.convergence)
-    return {"title": f"{title}: {outcome.result.aggregate.n:,} games", "kind": "run",
-            "command": outcome.manifest["command"], "runs": [entry], "comparison": None, "sweep": None,
-            "tournament": None}
+    command = outcome.manifest.get("command") or results.reproduce_command(outcome.result.config,
+                                                                          outcome.result.aggregate.n)
+    return with_analysis({"title": f"{title}: {outcome.result.aggregate.n:,} games", "kind": "run",
+                          "command": command, "runs": [entry], "comparison": None, "sweep": None,
+                          "tournament": None})
 
 
 def multi_context(kind, title, command, saved, multi, comparison=None, sweep=None, tournament=None):
     """The context of a compare, sweep or tournament: `saved` as sim.pipeline.save_multi returns it."""
     runs = [_entry(label, manifest, summary, result.aggregate, conv)
             for (label, _, summary, manifest), result, conv in zip(saved, multi.results, multi.convergence)]
-    return {"title": title, "kind": kind, "command": command, "runs": runs, "comparison": comparison,
-            "sweep": sweep, "tournament": tournament}
+    return with_analysis({"title": title, "kind": kind, "command": command, "runs": runs,
+                          "comparison": comparison, "sweep": sweep, "tournament": tournament})
 
 
 def outcome_context(outcome, title, **sections):
@@ -59,6 +99,9 @@ def load_run_dir(path):
     except (ValueError, KeyError, TypeError) as exc:
         raise SpecError(f"{os.path.join(path, results.SUMMARY)} holds a damaged aggregate: "
                         f"{type(exc).__name__}: {exc}") from None
+    rows = summary.get("seats")
+    if not isinstance(rows, list) or len(rows) != aggregate.players or not all(isinstance(r, dict) for r in rows):
+        raise SpecError(f"{os.path.join(path, results.SUMMARY)} is not a run summary: it has no row per seat")
     return manifest, summary, aggregate
 
 
@@ -131,8 +174,7 @@ def context_from_run_dirs(paths, output=None) -> dict:
         summaries.append(summary)
         aggregates.append(aggregate)
     labels = _labels(manifests, paths)
-    runs = [{"label": label, "manifest": m, "summary": s, "aggregate": a,
-             "convergence": s.get("convergence") or m.get("convergence")}
+    runs = [_entry(label, m, s, a, s.get("convergence") or m.get("convergence"))
             for label, m, s, a in zip(labels, manifests, summaries, aggregates)]
     parts = {m.get("part_of") for m in manifests}
     kind = parts.pop() if len(parts) == 1 and None not in parts else "report"
@@ -166,4 +208,4 @@ def context_from_run_dirs(paths, output=None) -> dict:
         context["title"] = f"{game}: {aggregates[0].n:,} games" if len(runs) == 1 else f"{len(runs)} runs"
     if not command:
         context["command"] = " ; ".join(m.get("command", "") for m in manifests if m.get("command"))
-    return context
+    return with_analysis(context)

@@ -4,15 +4,20 @@ from __future__ import annotations
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import (Count, check_html_path, data_option, game_options, given_data, run_arguments, run_options,
-                             seed_option, set_option, variant_option, write_html)
+from sim.cli.options import (Count, check_html_path, data_option, game_options, given_data, needs_context,
+                             run_arguments, run_options, seed_option, set_option, variant_option, write_reports)
 
 
-def _finish(outcome, html_path, title, **context):
-    """The HTML report (if asked for) and the run directory line; exit status 130 for an interrupted run."""
-    if html_path:
+def _finish(result, opts, html_path, title, show, **sections):
+    """The tables and verdict on the terminal (show(result, analysis)), report.html in the run directory and the
+    --html copy, from one report context; the run directory line; exit status 130 for an interrupted run."""
+    outcome = result.outcome
+    if needs_context(opts, html_path):
         from sim.reporting import outcome_context
-        write_html(html_path, outcome_context(outcome, title, **context))
+        context = outcome_context(outcome, title, **sections)
+        if not opts["quiet"]:
+            show(result, context["analysis"])
+        write_reports(context, outcome.run_dir, html_path, opts["no_report"])
     complete = all(r.complete for r in outcome.multi.results)
     click.echo(f"run directory: {outcome.run_dir}" + ("" if complete else "  (partial: interrupted)"))
     return 0 if complete else 130
@@ -30,11 +35,9 @@ def compare(game, players, variants, sets, strategy, seed, **opts):
     html_path = check_html_path(opts["html"])
     result = api.compare(game, opts["n"], players=players, variants=variants, strategies=strategy, sets=sets,
                          seed=seed, data=data, **run_arguments(opts, game, "compare"))
-    if not opts["quiet"]:
-        print_comparison(result)
     spec = result.results[0].config.game
-    return _finish(result.outcome, html_path, f"{spec.title}: {' vs '.join(result.labels)}",
-            comparison={"paired": result.paired_sums} if result.paired_sums else None)
+    return _finish(result, opts, html_path, f"{spec.title}: {' vs '.join(result.labels)}", print_comparison,
+                   comparison={"paired": result.paired_sums} if result.paired_sums else None)
 
 
 def _swept(sets):
@@ -48,11 +51,12 @@ def _swept(sets):
 
 
 @click.command()
-@game_options
+@game_options(several_players=True)
 @run_options
 def sweep(game, players, variants, sets, strategy, seed, **opts):
     """Sweep one parameter over a range (--set break_at=40:60:2, or memory.call_at=4:16:2 for a strategy
-    parameter, or a list a,b,c); every value plays the same seeds."""
+    parameter, or a list a,b,c); every value plays the same seeds. --players 2,3,4 crosses the values with seat
+    counts, each value paired with the first value at the same count."""
     from sim import api
     from sim.display import print_sweep
     data = given_data(game)
@@ -60,11 +64,10 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
     html_path = check_html_path(opts["html"])
     result = api.sweep(game, name, raw, opts["n"], players=players, variants=variants, strategies=strategy,
                        sets=fixed, seed=seed, data=data, **run_arguments(opts, game, "sweep"))
-    if not opts["quiet"]:
-        print_sweep(result)
     spec = result.results[0].config.game
-    return _finish(result.outcome, html_path, f"{spec.title}: sweep of {name}",
-            sweep={"param": name, "values": result.values})
+    return _finish(result, opts, html_path, f"{spec.title}: sweep of {name}", print_sweep,
+                   comparison={"paired": result.paired_sums} if result.paired_sums else None,
+                   sweep={"param": name, "values": result.values})
 
 
 @click.command()
@@ -86,9 +89,7 @@ def tournament(game, players, strategies, variants, sets, seed, **opts):
     html_path = check_html_path(opts["html"])
     result = api.tournament(game, strategies, opts["n"], players=players, variants=variants, sets=sets, seed=seed,
                             data=data, **run_arguments(opts, game, "tournament"))
-    if not opts["quiet"]:
-        print_tournament(result)
     spec = result.results[0].config.game
-    return _finish(result.outcome, html_path, f"{spec.title}: tournament of {len(result.names)} strategies",
-            tournament={"strategies": result.names, "wins": result.wins_matrix.tolist(),
-                        "games": result.games_matrix.tolist()})
+    return _finish(result, opts, html_path, f"{spec.title}: tournament of {len(result.names)} strategies",
+                   print_tournament, tournament={"strategies": result.names, "wins": result.wins_matrix.tolist(),
+                                                 "games": result.games_matrix.tolist()})

@@ -141,7 +141,10 @@ def run_options(f):
                      help="Worker threads (default: all cores)."),
         click.option("--chunk-size", type=Count(), default=None,
                      help="Games per kernel call (default: adaptive, ~0.25 s each); never changes results."),
-        click.option("--html", default=None, help="Also write a self-contained HTML report to this file."),
+        click.option("--html", default=None,
+                     help="Also write a copy of the HTML report to this file (a new path)."),
+        click.option("--no-report", "no_report", is_flag=True,
+                     help="Do not write report.html into the run directory."),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Run the chunks on an existing Dask distributed cluster."),
         click.option("--workers", type=Count(), default=None,
@@ -198,3 +201,21 @@ def write_html(path, context):
     except OSError as exc:  # the folder changed since check_html_path; the run directory is already written
         raise UserError(f"cannot write the report {path}: {exc.strerror or exc}") from None
     click.echo(f"report: {path}")
+
+
+def needs_context(opts, html_path):
+    """Whether the command needs the report context (its analysis feeds the terminal tables and the reports)."""
+    return not opts["quiet"] or not opts["no_report"] or html_path is not None
+
+
+def write_reports(context, run_dir, html_path, no_report):
+    """report.html in the run directory (unless --no-report) and the --html copy, rendered once."""
+    from sim.reporting import REPORT_FILE
+    paths = ([os.path.join(run_dir, REPORT_FILE)] if run_dir and not no_report else []) + \
+        ([html_path] if html_path else [])
+    if not paths:
+        return
+    from reports.html import write_report
+    write_report(context, *paths)
+    for path in paths:
+        click.echo(f"report: {path}")

@@ -116,3 +116,35 @@ def test_unpaired_difference():
 
 def test_verdict_of_empty_table():
     assert verdict(paired_differences({"baseline": "b", "variants": {}})) == ["there is nothing to compare."]
+
+
+def test_crossed_compare_pairs_each_configuration_with_the_base_of_its_player_count():
+    from analysis.findings import crossed_effects
+    from sim.backends import pairing
+    from sim.engine import configure
+    from sim.multirun import run_together
+    from sim.registry import get_game
+    game = get_game("straw")
+    configs = [configure(game, p, "random", v, seed=6) for p in (2, 3) for v in ((), ("deck-b",))]
+    labels = ["2p base", "2p deck-b", "3p base", "3p deck-b"]
+    assert pairing(configs) == [None, 0, None, 2]
+    multi = run_together(configs, 600)
+    assert multi.paired[0] is None and multi.paired[2] is None  # 3p base is a base, not a variant of 2p base
+    for i, j in ((1, 0), (3, 2)):  # the paired sums are exactly the difference of the two aggregates
+        win = multi.results[i].aggregate.seat_sum[:, 2] - multi.results[j].aggregate.seat_sum[:, 2]
+        assert [multi.paired[i].sums[f"win_s{s}"][0] for s in range(configs[i].players)] == win.tolist()
+    paired = {"baseline": labels[0], "variants": {labels[i]: multi.paired[i].as_paired() for i in (1, 3)},
+              "baselines": {labels[i]: labels[j] for i, j in ((1, 0), (3, 2))}}
+    df = paired_differences(paired)
+    assert set(zip(df["variant"], df["baseline"])) == {("2p deck-b", "2p base"), ("3p deck-b", "3p base")}
+    rows = crossed_effects(df, {label: c.players for label, c in zip(labels, configs)})
+    assert [(r["family"], r["players"], len(r["diff_pp"])) for r in rows] == [("deck-b", 2, 2), ("deck-b", 3, 3)]
+    assert abs(sum(rows[1]["diff_pp"])) < 1e-9  # win shares sum to one, so their changes sum to zero
+
+
+def test_unpaired_runs_are_compared_within_their_player_count():
+    from analysis.findings import unpaired_pairs
+    # 2p base, 2p v, 3p base, 3p v: each variant against the base of its count, 3p base against the first run
+    assert unpaired_pairs([2, 2, 3, 3]) == [(1, 0), (2, 0), (3, 2)]
+    assert unpaired_pairs([2, 3, 4]) == [(1, 0), (2, 0)]  # seat counts only: each against the first
+    assert unpaired_pairs([2, 2, 3, 3], skip={1, 3}) == [(2, 0)]

@@ -25,7 +25,7 @@ class _Check(HTMLParser):
                 self.figures_with_svg += 1
         if tag == "figure":
             self.figures += 1
-        if tag == "section":
+        if tag in ("section", "details") and attrs.get("id"):
             self.sections.append(attrs.get("id"))
         for key in ("src", "href", "xlink:href", "action", "data"):
             if attrs.get(key):
@@ -83,10 +83,10 @@ def test_report_of_a_real_straw_run(straw_run, tmp_path):
     command = "sim run straw --players 4 --seed 9 --strategy random --n 2000"
     assert context["command"] == command
     parser = check_report(text, "n = 2,000", 9, command)
-    assert parser.sections == ["run", "verdict", "seats", "scores", "length", "balance", "convergence"]
+    assert parser.sections == ["verdict", "seats", "length", "scores", "balance", "convergence", "run"]
     assert parser.figures == 4  # seats, scores, length, convergence
     words = html.unescape(text)
-    for word in ("Headline verdict", "balance (1 − largest seat win-share gap)", "break_at"):
+    for word in ("Verdict", "balance (1 − largest seat win-share gap)", "break_at", "fair share"):
         assert word in words
 
 
@@ -122,7 +122,7 @@ def test_compare_report_with_paired_differences(tmp_path):
     text = render_report(context)
     parser = check_report(text, "n = 1,500", 4, "sim compare straw --seed 4 --n 1500")
     assert "comparison" in parser.sections
-    assert "Paired differences vs base" in text and "Forest plot" in text
+    assert "Paired differences (same seeds" in text and "Forest plot" in text
     # saved directories cannot be paired again: side by side with unpaired balance-metric differences
     context = context_from_run_dirs([os.path.join(parent, d) for d in sorted(os.listdir(parent)) if d[0] == "0"])
     assert context["kind"] == "compare" and context["command"] == "sim compare straw --seed 4 --n 1500"
@@ -159,7 +159,7 @@ def test_sweep_and_tournament_reports(tmp_path):
                                                       "games": games.tolist()})
     text = render_report(context)
     parser = check_report(text, "n = 300", 4, "sim tournament straw --strategies random,safe,straw-hunter")
-    assert "tournament" in parser.sections and "ranking by Bradley–Terry rating" in html.unescape(text)
+    assert "tournament" in parser.sections and "ranking by bradley–terry rating" in html.unescape(text).lower()
     rebuilt = context_from_run_dirs([os.path.join(parent, d) for d in sorted(os.listdir(parent)) if d[0] == "0"])
     assert rebuilt["tournament"]["wins"] == wins.tolist()
 

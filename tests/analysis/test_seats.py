@@ -48,7 +48,7 @@ def test_biased_four_players_names_the_seat():
     assert seat0["p_value"] == pytest.approx(raw)
     sentence = next(s for s in res["sentences"] if s.startswith("seat 1 wins"))
     assert "more often than fair" in sentence and "significant after Holm correction" in sentence
-    assert f"{seat0['excess_pp']:.1f} ± {seat0['half_width_pp']:.1f} points" in sentence
+    assert f"{seat0['excess_pp']:.1f} ± {seat0['half_width_pp']:.1f} percentage points" in sentence
 
 
 def test_half_width_is_the_per_game_standard_error():

@@ -24,13 +24,17 @@ def toy_rows(probs, n, seed=0, tie_rate=0.0):
     tie = rng.random(n) < tie_rate
     other = (winner + rng.integers(1, P, size=n)) % P
     scores[np.flatnonzero(tie), other[tie]] = top[tie]
+    game_out = np.stack([np.zeros(n, int), rng.integers(20, 60, size=n), rng.poisson(2.0, size=n)],
+                        axis=1).astype(np.int32)
+    return seat_outputs(scores), game_out
+
+
+def seat_outputs(scores):
+    """(games, seats, [score, rank, win60]) from final scores: rank 1 = highest, a shared win split in 60ths."""
     ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
     k = (ranks == 1).sum(axis=1)
     win60 = np.where(ranks == 1, 60 // k[:, None], 0)
-    seat_out = np.stack([scores, ranks, win60], axis=2).astype(np.int32)
-    game_out = np.stack([np.zeros(n, int), rng.integers(20, 60, size=n), rng.poisson(2.0, size=n)],
-                        axis=1).astype(np.int32)
-    return seat_out, game_out
+    return np.stack([scores, ranks, win60], axis=2).astype(np.int32)
 
 
 def toy_aggregate(probs, n, seed=0, tie_rate=0.0, lead_changes=True):

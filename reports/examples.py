@@ -1,0 +1,88 @@
+"""The example reports in docs/examples/ (`make examples`): one small run per game, and a compare, a sweep and a
+tournament, all from fixed seeds (the same games and numbers every time) and small n (quick to make).
+
+    python -m reports.examples [FOLDER]        # default docs/examples
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_FOLDER = os.path.join(os.path.dirname(HERE), "docs", "examples")
+SEED = 1
+RUN_N = 4000
+MULTI_N = 2000
+GENERATED = "with make examples"  # instead of the time stamp: the examples' numbers do not depend on when
+
+# (file name, what it shows, how it is made); every game gets its run example from example_runs()
+MULTI = [
+    ("compare-straw-players-deck-b.html", "Straw: base vs deck-b at 2 and 3 players (a crossed compare)",
+     "compare", dict(players=[2, 3], variants=["base", "deck-b"])),
+    ("sweep-straw-break_at.html", "Straw: break_at swept from 40 to 60 at 3 players",
+     "sweep", dict(param="break_at", values="40:60:5", players=3)),
+    ("tournament-straw.html", "Straw: four strategies in a 2-player round robin",
+     "tournament", dict(strategies="random,safe,straw-hunter,weighted", players=2)),
+]
+
+
+def example_runs():
+    from sim.registry import game_ids
+    return [(f"run-{game_id}.html", f"{game_id}: {RUN_N:,} games at the default player count", game_id)
+            for game_id in game_ids()]
+
+
+def _write(context, folder, name):
+    from reports.html import write_report
+    context["generated"] = GENERATED
+    path = os.path.join(folder, name)
+    write_report(context, path)
+    print(f"  {path}")
+    return path
+
+
+def make(folder=DEFAULT_FOLDER):
+    import sim
+    from sim.reporting import outcome_context, run_context
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory(prefix="sim-examples-") as scratch:
+        for name, _, game_id in example_runs():
+            report = sim.run(game_id, RUN_N, seed=SEED, out=os.path.join(scratch, name))
+            written.append(_write(run_context(report.outcome), folder, name))
+        for name, _, kind, options in MULTI:
+            out = os.path.join(scratch, name)
+            if kind == "compare":
+                result = sim.compare("straw", MULTI_N, seed=SEED, out=out, **options)
+                context = outcome_context(result.outcome, f"Straw: {' vs '.join(result.labels)}",
+                                          comparison={"paired": result.paired_sums})
+            elif kind == "sweep":
+                options = dict(options)
+                result = sim.sweep("straw", options.pop("param"), options.pop("values"), MULTI_N, seed=SEED, out=out,
+                                   **options)
+                context = outcome_context(result.outcome, f"Straw: sweep of {result.param}",
+                                          comparison={"paired": result.paired_sums},
+                                          sweep={"param": result.param, "values": result.values})
+            else:
+                result = sim.tournament("straw", n=MULTI_N, seed=SEED, out=out, **options)
+                context = outcome_context(result.outcome, f"Straw: tournament of {len(result.names)} strategies",
+                                          tournament={"strategies": result.names,
+                                                      "wins": result.wins_matrix.tolist(),
+                                                      "games": result.games_matrix.tolist()})
+            written.append(_write(context, folder, name))
+    return written
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", nargs="?", default=DEFAULT_FOLDER)
+    args = ap.parse_args(argv)
+    print(f"writing example reports to {args.folder}:")
+    make(args.folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
