@@ -131,6 +131,8 @@ def fault_line(configs, fault, labels=None):
         where = ""
     elif before["kind"] in ("illegal", "error"):  # the game records the illegal choice itself: seat, decision, value
         where = f" — {' '.join(before['text'].split())}"
+    elif before["kind"] == "choice":  # a plug-in's answer, checked at once: the one that broke the rules
+        where = f" — {' '.join(before['text'].split())}, which is not a legal action there"
     else:  # it records legal moves only: the last one tells where the game stood, not who broke the rules
         where = f" — the last recorded event before it: {' '.join(before['text'].split())}"
     which = f" in configuration {labels[i]}" if labels and len(configs) > 1 else ""

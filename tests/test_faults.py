@@ -42,7 +42,8 @@ def test_a_fault_mid_run_keeps_the_finished_games_and_names_the_game(tmp_path):
     out = tmp_path / "run"
     strategy = f"safe,{plugin}:sometimes"
     line = one_line(["run", "straw", "--players", "2", "--strategy", strategy, "--n", "5000", "--out", out],
-                    "stopped: a strategy chose an illegal action", "games before it are kept as a partial run")
+                    "stopped: a strategy chose an illegal action", "games before it are kept as a partial run",
+                    "seat 2's plug-in answers action 1472, which is not a legal action there")
     manifest = json.loads((out / "manifest.json").read_text())
     bad = int(line.split("game ")[1].split()[0])
     assert manifest["status"] == "partial" and manifest["n_games"] == bad > 0

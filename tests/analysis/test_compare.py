@@ -132,7 +132,7 @@ def test_crossed_compare_pairs_each_configuration_with_the_base_of_its_player_co
     assert multi.paired[0] is None and multi.paired[2] is None  # 3p base is a base, not a variant of 2p base
     for i, j in ((1, 0), (3, 2)):  # the paired sums are exactly the difference of the two aggregates
         win = multi.results[i].aggregate.seat_sum[:, 2] - multi.results[j].aggregate.seat_sum[:, 2]
-        assert [multi.paired[i].sums[f"win_s{s}"][0] for s in range(configs[i].players)] == win.tolist()
+        assert [multi.paired[i].sums[f"win_s{s + 1}"][0] for s in range(configs[i].players)] == win.tolist()
     paired = {"baseline": labels[0], "variants": {labels[i]: multi.paired[i].as_paired() for i in (1, 3)},
               "baselines": {labels[i]: labels[j] for i, j in ((1, 0), (3, 2))}}
     df = paired_differences(paired)

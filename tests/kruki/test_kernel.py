@@ -96,8 +96,10 @@ def test_plugin_plays_and_illegal_action_stops_the_game(tmp_path):
     seat_out, game_out = run_chunk(config, 2, 0, 20)
     assert (game_out[:, 0] == 0).all() and (game_out[:, 1] >= 10).all()
     bad = make_config(SPEC, 3, f"random,{path}:out_of_range,random", seed=2)
-    with pytest.raises(EngineError, match="illegal"):
+    with pytest.raises(EngineError, match="illegal") as fault:
         run_chunk(bad, 2, 0, 5)
+    events, _ = trace_game(bad, fault.value.game_index)  # the trace ends with the illegal choice, then the fault
+    assert events[-1]["kind"] == "fault" and events[-2]["kind"] == "illegal" and events[-2]["seat"] == 2
     fn, _ = load_plugin(str(path), "last_option")
     assert fn is not None
 

@@ -9,6 +9,7 @@ import pytest
 
 from sim.engine import EngineError, run_chunk
 from sim.kernel_util import TRACE_WIDTH
+from sim.tracing import trace_game
 from sim.games.skrzaty import kernel, kernel_steps
 from sim.games.skrzaty import obs as O
 from sim.games.skrzaty.kernel import kernel_data
@@ -196,8 +197,10 @@ def test_plugin_strategies_run_and_illegal_actions_stop_the_game(tmp_path):
     fn, defaults = load_plugin(str(path), "first_legal")
     assert fn is not None and defaults == {}
     config = make_config(SPEC, 3, f"{path}:cheat,random,random", seed=1)
-    with pytest.raises(EngineError, match="illegal action"):
+    with pytest.raises(EngineError, match="illegal action") as fault:
         run_chunk(config, 1, 0, 20)
+    events, _ = trace_game(config, fault.value.game_index)  # the trace names the plug-in's answer before the fault
+    assert events[-1]["kind"] == "fault" and events[-2]["kind"] == "choice" and events[-2]["seat"] == 1
 
 
 def test_plugin_seeing_first_option_equals_reference_scripted_first_option(tmp_path):

@@ -37,6 +37,10 @@ def describe_event(ev, players):
         name = _DECISIONS[b] if 0 <= b < len(_DECISIONS) else str(b)
         return {"kind": "decide", "seat": seat, "decision": name, "options": c, "index": d,
                 "text": f"    seat {seat} decides {name}: option {d} of {c}"}
+    if kind == k.EV_ILLEGAL:
+        name = _DECISIONS[b] if 0 <= b < len(_DECISIONS) else str(b)
+        return {"kind": "illegal", "seat": seat, "decision": name, "options": c, "index": d,
+                "text": f"    seat {seat} chose an illegal option {d} of {c} at {name}: the game stops"}
     if kind == k.EV_SOURCE:
         what = _SOURCES.get(b) if b < 3 else f"takes pool tile {b - 3}"
         tile = f" ({kind_name(c)})" if c >= 0 and b != 1 else ""

@@ -61,7 +61,7 @@ N_TCELLS = 32  # cells holding GRAVESTONES / NO_FLOCKING in one round (at most o
 
 # Trace event kinds (docs/games/kruki.md): [kind, a, b, c, d, e, f, g].
 (EV_START_TILE, EV_ROUND, EV_POOL, EV_TURN, EV_DECIDE, EV_SOURCE, EV_PLACE, EV_REPLACE, EV_SHINY, EV_NO_SHINY,
- EV_TOKEN, EV_TWO_CROWS, EV_FLIGHT, EV_SCORE, EV_MURDER, EV_END_ROUND, EV_END) = range(1, 18)
+ EV_TOKEN, EV_TWO_CROWS, EV_FLIGHT, EV_SCORE, EV_MURDER, EV_END_ROUND, EV_END, EV_ILLEGAL) = range(1, 19)
 
 # The working arrays of one block of games (N = tiles in the game, a = side^2), built once by make_scratch.
 Scratch = namedtuple("Scratch", (
@@ -294,6 +294,8 @@ def _ask(t, s, seat, decision, n, c_tile, c_spawn, c_own, c_replaced, c_token, c
         i = t.users[seat](s.obs, t.sparams[seat], s.rng)
         if i < 0 or i >= n:
             t.game_row[G_ERROR] = ERROR_ILLEGAL  # a plug-in broke the rules; shipped strategies are tested
+            if t.trace.shape[0] > 0:
+                record(t.trace, t.trace_len, EV_ILLEGAL, seat, decision, n, i, 0, 0, 0)
             return -1
     if t.trace.shape[0] > 0:
         record(t.trace, t.trace_len, EV_DECIDE, seat, decision, n, i, 0, 0, 0)

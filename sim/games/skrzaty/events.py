@@ -1,6 +1,9 @@
 """`sim trace` for Skrzaty: a kernel event row in words and fields (docs/trace.md)."""
-from sim.games.skrzaty import kernel_layout as kernel, rules
+from sim.games.skrzaty import kernel_layout as kernel, obs, rules
 from sim.seats import seat_number
+
+_KIND_NAMES = {obs.KEEP: "keep", obs.PLAY: "play", obs.BARTER: "barter", obs.TOKEN: "token", obs.PLACE: "place",
+               obs.PICK: "pick"}  # decision kinds (obs.O_KIND)
 
 
 def _colour(code):
@@ -93,4 +96,7 @@ def describe_event(ev, players):
     if kind == k.EV_SCORE:
         return {"kind": "score", "seat": seat, "score": b, "rank": c, "win60": d, "filled": e, "gnomes_on_cards": f,
                 "text": f"Seat {seat}: {b} VP, rank {c} ({e} filled cards, {f} gnomes on cards)"}
+    if kind == k.EV_CHOICE:
+        return {"kind": "choice", "seat": seat, "decision": _KIND_NAMES.get(b, str(b)), "action": c,
+                "text": f"  seat {seat}'s plug-in answers {c} at {_KIND_NAMES.get(b, str(b))}"}
     return {"kind": "unknown", "text": f"  event {kind}"}

@@ -52,7 +52,7 @@ def play_games(rp, cards, rcards, spaces, end_tile, tokens, builtin, players, si
     (obs, uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking, rank_group,
      rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cd, sd,
      sp) = _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams)
-    fns = (builtin, users)
+    fns = (builtin, users, trace, trace_len)  # what a decision needs (kernel_steps.ask)
     for i in range(count):
         play_game(rp, rcards, spaces, end_tile, tokens, players, fns, seed, start + i, seat_out[i], game_out[i], obs,
                   uobs, deck, hands, hand_len, returned, ret_len, slot, fore, guild, row, turn_pos, ranking,

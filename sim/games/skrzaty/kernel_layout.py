@@ -69,6 +69,7 @@ EV_PICK = 12  # a=seat, b=card id
 EV_RECYCLE = 13  # a=card id, b=deck size after
 EV_FINAL = 14  # a=final rank, b=seat, c=End-colour sum, d=End-colour cards, e=highest hand card
 EV_SCORE = 15  # a=seat, b=score, c=rank, d=win60, e=filled cards, f=gnomes on cards
+EV_CHOICE = 16  # a=seat, b=decision kind, c=action: a plug-in's answer (checked next; an illegal one stops the game)
 # Gain sources: rank k of a round = k; End-tile rank k = SRC_END + k.
 SRC_DELIVERY, SRC_FINDER, SRC_END = 20, 21, 10
 

@@ -5,14 +5,14 @@ Every step is inlined into play_game (`inline="always"`): a call that passes arr
 a measurable share of a game. The steps take the scratch arrays they touch one by one, not the `Scratch` tuple:
 passing a tuple copies it, and each copy counts a reference to each of its arrays. The arguments of a decision
 come first, in one order everywhere (obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len);
-`fns` is (the shipped strategies' dispatch, the plug-in functions per seat), both first-class functions.
+`fns` is (the shipped strategies' dispatch, the plug-in functions per seat, the trace, its length).
 Steps return False when a plug-in chose an illegal action.
 """
 from sim.jit import kernel_njit
 from sim.kernel_util import record
 from sim.rng import below
 from sim.games.skrzaty.kernel_layout import (
-    C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VALUE, C_VP, EV_BARTER, EV_PLACE, EV_TOKEN, G_ERROR,
+    C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VALUE, C_VP, EV_BARTER, EV_CHOICE, EV_PLACE, EV_TOKEN, G_ERROR,
     G_POOL_EXHAUSTED, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST, R_FIXED_FIRST, R_GNOME_POOL, R_HAND_KEEP, R_MARKET_EXTRA,
     R_MARKET_KEEP, R_MARKET_RANKED, R_ROUNDS, S_BARTER_SWAPS, S_FINDER_FALLBACKS, S_GAINED, S_ONGOING_FOREMAN,
     S_ONGOING_GUILD, S_TOKENS_TAKEN, S_WASTED_POOL, TK_COUNT, TK_GNOMES, TK_VP)
@@ -149,7 +149,10 @@ def ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, 
     if sid > 0:
         return fns[0](sid, obs, sparams[seat], rng)
     uobs[:] = obs  # a plug-in gets a copy: whatever it writes cannot touch the game
-    return fns[1][seat](uobs, sparams[seat], rng)
+    action = fns[1][seat](uobs, sparams[seat], rng)
+    if fns[2].shape[0] > 0:
+        record(fns[2], fns[3], EV_CHOICE, seat, kind, action, 0, 0, 0, 0)
+    return action
 
 
 @kernel_njit(inline="always")

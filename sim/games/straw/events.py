@@ -35,6 +35,9 @@ def describe_event(ev, players):
         arrow = "clockwise" if g == 1 else "counter-clockwise"
         return {"kind": "play", "seat": seat, "card": card_name(b), "lamp_value": c, "effect": _EFFECTS[d] or "STRAW",
                 "value": e, "T": f, "direction": g, "text": f"  seat {seat} plays {card} -> {effect}; T = {f}, {arrow}"}
+    if kind == kernel.EV_CHOICE:
+        return {"kind": "choice", "seat": seat, "action": b,
+                "text": f"    seat {seat}'s plug-in answers action {b}"}
     if kind == kernel.EV_DRAW:
         return {"kind": "draw", "seat": seat, "card": card_name(b), "pile": c,
                 "text": f"    seat {seat} draws {card_name(b)} ({c} left in the pile)"}

@@ -29,6 +29,7 @@ EV_PLAY = 3  # seat, code, Lamp value, effect kind (K_*), effect value, T after,
 EV_PASS = 4  # seat, T
 EV_ROUND_END = 5  # round, ending (rules.ONGOING ..), ender, T, seat, round score, total
 EV_DRAW = 6  # seat, card, cards left in the pile
+EV_CHOICE = 7  # seat, action: a plug-in's answer (it is checked next; an illegal one stops the game)
 ILLEGAL = -1  # a round "ending" of _play_round: a plug-in chose an illegal action, the game stops
 
 # Per-thread working arrays of play_game, one set per block of games.
