@@ -180,6 +180,12 @@ def _objective(search, play):
         values = {r.name: r.suggest(trial) for r in search.space}
         for key, value in search.describe_point(values).items():
             trial.set_user_attr(key, value)
+        earlier = _same_point(trial)
+        if earlier is not None:  # the sampler came back to a finished point: same games, so the same answer
+            trial.set_user_attr("games", 0)
+            trial.set_user_attr("repeat_of", earlier.number)
+            trial.set_user_attr("metrics", earlier.user_attrs.get("metrics", {}))
+            return earlier.value if single else earlier.values
         parts = search.parts(values)
         total = None
         for block, start, count in _blocks(search.n):
@@ -196,6 +202,17 @@ def _objective(search, play):
         losses = [metrics[t.label]["loss"] for t in search.targets]
         return losses[0] if single else losses
     return objective
+
+
+def _same_point(trial):
+    """An earlier complete trial of the study at exactly this trial's parameters, or None. Every trial plays the
+    same games (common random numbers), so such a trial's result is this one's: replaying it would spend games on
+    a known answer (TPE returns to good points often in a small discrete space)."""
+    from optuna.trial import TrialState
+    for t in trial.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        if t.params == trial.params and t.number != trial.number:
+            return t
+    return None
 
 
 def open_study(search, storage=None, name=None):
@@ -233,7 +250,8 @@ def _trial_rows(study):
         rows.append({"number": t.number, "params": dict(t.params), **({"spec": t.user_attrs["spec"]}
                                                                         if "spec" in t.user_attrs else {}),
                      "state": t.state.name.lower(),
-                     "games": int(t.user_attrs.get("games", 0)), "targets": t.user_attrs.get("metrics", {})})
+                     "games": int(t.user_attrs.get("games", 0)), "targets": t.user_attrs.get("metrics", {}),
+                     **({"repeat_of": t.user_attrs["repeat_of"]} if "repeat_of" in t.user_attrs else {})})
     return rows
 
 
@@ -243,8 +261,16 @@ def _candidates(study, single):
     if not done:
         return []
     if single:
-        return sorted(done, key=lambda t: t.value)[:TOP]
-    return study.best_trials[:MAX_PARETO]
+        ranked = sorted(done, key=lambda t: t.value)
+    else:
+        ranked = study.best_trials
+    distinct, seen = [], set()
+    for t in ranked:  # a point the sampler visited twice is validated once
+        key = tuple(sorted(t.params.items()))
+        if key not in seen:
+            seen.add(key)
+            distinct.append(t)
+    return distinct[:TOP if single else MAX_PARETO]
 
 
 def _validate(search, play, candidates, games):

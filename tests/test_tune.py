@@ -35,6 +35,18 @@ def test_length_target_finds_the_sweeps_best_break_at_within_30_trials():
     assert content["trials"][0]["params"] == {"break_at": 50}, "trial 0 measures the current rules"
 
 
+def test_a_point_visited_again_costs_no_games_and_is_validated_once():
+    """Five values of break_at and twelve trials: the sampler must come back; a repeat reuses the earlier result
+    (the same games give the same answer) and the finalists are distinct points."""
+    content = run_study(_search(n=400, space="break_at=40:60:5"), 12, validate=400)
+    repeats = [t for t in content["trials"] if "repeat_of" in t]
+    assert repeats and all(t["games"] == 0 for t in repeats)
+    by_number = {t["number"]: t for t in content["trials"]}
+    assert all(t["targets"] == by_number[t["repeat_of"]]["targets"] for t in repeats)
+    finalists = [tuple(sorted(c["params"].items())) for c in content["validated"]]
+    assert len(finalists) == len(set(finalists))
+
+
 def test_several_targets_give_a_validated_pareto_set():
     search = Search(STRAW, 3, [parse_param(STRAW, "break_at=30:60:5"), parse_param(STRAW, "hand_size=3:6")],
                     [parse_target("seat-gap", 3), parse_target("length=50", 3)], n=600, seed=2)
