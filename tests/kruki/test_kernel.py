@@ -109,8 +109,8 @@ def _state_at(config, game_index, stop_at):
     rp, stack0, tokens0, builtin = SPEC.kernel_data(config.params, config.players)
     sids, sparams, users = config.kernel_inputs()[1]
     scratch = kernel_state.make_scratch(rp, stack0.shape[0], tokens0.shape[0], config.players)
-    stopped = kernel.play_until(rp, stack0, tokens0, builtin, config.players, sids, sparams, users, config.seed, game_index,
-                                stop_at, scratch)
+    stopped = kernel.play_until(rp, stack0, tokens0, builtin, config.players, sids, sparams, users, config.seed,
+                                game_index, stop_at, scratch)
     return stopped, scratch, sparams
 
 

@@ -9,7 +9,6 @@ import pytest
 
 from sim.engine import EngineError, run_chunk
 from sim.kernel_util import TRACE_WIDTH
-from sim.tracing import trace_game
 from sim.games.skrzaty import kernel, kernel_steps
 from sim.games.skrzaty import obs as O
 from sim.games.skrzaty.kernel import kernel_data

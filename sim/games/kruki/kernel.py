@@ -30,8 +30,8 @@ from sim.games.kruki.kernel_state import (EV_END, EV_END_ROUND, EV_FLIGHT, EV_MU
                                           GS_POS, GS_ROUND, GS_SIDE, GS_STOP, GS_STOPPED, GS_SUPPLY, GS_TEND, GS_TPOS,
                                           S_CAP_HITS, S_GRAVE_POINTS, S_MAX_ROUND, S_MURDERS_CHOSEN, S_RANK, S_SCORE,
                                           S_TOKEN_POINTS, S_ZERO, SS_JUNK, SS_KEY, SS_LEN, SS_MOVED, SS_SCORE,
-                                          SS_SHINY, BUILTIN, BUILTIN_TYPE, Table, cell_x, cell_y, decide, make_scratch, place, put,
-                                          wants_obs)
+                                          SS_SHINY, BUILTIN, BUILTIN_TYPE, Table, cell_x, cell_y, decide,
+                                          make_scratch, place, put, wants_obs)
 from sim.games.kruki.kernel_turn import take_turn
 
 # (layout, 2 * N_START): the start cells of each layout in placing order, x0 y0 x1 y1 ...

@@ -11,8 +11,9 @@ from numba import njit, types
 from sim.jit import kernel_njit
 from sim.kernel_util import BUILTIN_SIGNATURE, BUILTIN_TYPE, PLAY_TAIL, USER_FNS_TYPE, NativeCall, record, set_ranks
 from sim.rng import below, stream_into
-from sim.games.straw.kernel_state import (EV_CHOICE, EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END, G_BC_COPY,
-                                          G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS, G_DECK_OUT,
+from sim.games.straw.kernel_state import (EV_CHOICE, EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END,
+                                          G_BC_COPY, G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS,
+                                          G_DECK_OUT,
                                           G_ERROR, G_EXACT, G_FIRST_DEALER, G_FORCED, G_LAMP_CHOICES, G_LAMP_SUM,
                                           G_LEAD_CHANGES, G_NORMAL, G_OVER_SUM, G_P_CARPET, G_P_COPY, G_P_LAMP,
                                           G_P_REV, G_PASSES, G_ROUNDS, G_STALLS, G_STRAW, G_STRAW_CHANCES,
