@@ -6,7 +6,9 @@
     sim.tournament(game, strategies, n)   -> Tournament     strategies over every seat rotation
     sim.trace(game, game_index, ...)      -> Trace          one game of a run, event by event
 
-Bad input raises sim.SimError (one line, the line the CLI prints). Nothing is written unless `out=` is given.
+Bad input raises sim.SimError (one line, the line the CLI prints). Nothing is written unless `out=` is given; a run
+directory then gets report.html too (report=False skips it), and html="file.html" writes a copy (a new path, checked
+before any game).
 Every function takes the game's options as the CLI does: players, variants (names; 'a+b' combines), strategies (one
 spec for every seat or a comma list / list per seat), sets ({"name": value} or ["name=value", ...]; strategy
 parameters as "strategy.param"), seed, data ({"table": "file.csv"}).
@@ -80,6 +82,19 @@ def configure(game, players=None, variants=(), strategies=None, sets=None, seed=
                             strategy_sets, dict(data or {}))
 
 
+def _check_html(html):
+    """A new path for the html= copy, checked before any game (sim.reporting.check_report_path)."""
+    from sim.reporting import check_report_path
+    check_report_path(html)
+
+
+def _with_reports(result, report, html):
+    """The result, with report.html written into its run directory (if report) and the html= copy."""
+    from sim.reporting import write_reports
+    result.report_files = write_reports(result, report, html)
+    return result
+
+
 def _backend(threads, scheduler, workers, connect_timeout):
     from sim.backends import backend_for
     return backend_for(scheduler, workers, connect_timeout, threads)
@@ -92,11 +107,12 @@ def _check_precision(precision):
 
 def run(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None,
         save_games=False, out=None, precision=None, max_n=DEFAULT_MAX_N, threads=None, chunk_size=None,
-        scheduler=None, workers=None, connect_timeout=None, progress=False):
+        scheduler=None, workers=None, connect_timeout=None, progress=False, report=True, html=None):
     """Play n games (or, with precision=h, until every seat's 95% win-share half-width is ≤ h, at most max_n).
     save_games keeps one row per game (RunReport.games; games.parquet with `out`)."""
     from sim.pipeline import execute_run
     config = configure(game, players, variants, strategies, sets, seed, data)
+    _check_html(html)
     should_stop, extra = None, None
     if precision is not None:
         from analysis.precision import largest_half_width
@@ -110,9 +126,9 @@ def run(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=N
         outcome = execute_run(config, n, out=out, save_games=save_games, keep_games=save_games, threads=threads,
                               chunk_size=chunk_size, progress=progress, should_stop=should_stop,
                               extra_manifest=extra, backend=backend)
-    report = RunReport(outcome)
-    report.precision = None if extra is None else dict(extra)
-    return report
+    result = RunReport(outcome)
+    result.precision = None if extra is None else dict(extra)
+    return _with_reports(result, report, html)
 
 
 def _players_list(players, spec):
@@ -147,21 +163,24 @@ def reproduce(game_id, command, counts, variants, sets, strategy, seed, n, extra
     return " ".join(quote_arg(p) for p in parts)
 
 
-def _run_multi(kind, configs, labels, n, command, out, threads, chunk_size, scheduler, workers, connect_timeout,
-               progress):
+def _run_multi(wrap, kind, configs, labels, n, command, out, threads, chunk_size, scheduler, workers,
+               connect_timeout, progress, report, html):
+    """Play the configurations, wrap(outcome) into the API's result, and write its reports."""
     from sim.pipeline import execute_multi
     with _backend(threads, scheduler, workers, connect_timeout) as backend:
-        return execute_multi(kind, configs, labels, n, command, out=out, backend=backend, progress=progress,
-                             chunk_size=chunk_size)
+        result = wrap(execute_multi(kind, configs, labels, n, command, out=out, backend=backend, progress=progress,
+                                    chunk_size=chunk_size))
+    return _with_reports(result, report, html)
 
 
 def compare(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None,
             out=None, threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None,
-            progress=False):
+            progress=False, report=True, html=None):
     """Every variant entry ('base', 'a', 'a+b') at every seat count (players=[2, 3, 4]) is one configuration; all
     play the same games, so configurations with the first one's seat count get paired differences."""
     from sim.engine import configure as engine_configure
     spec = _game(game)
+    _check_html(html)
     counts = _players_list(players, spec)
     variants = [variants] if isinstance(variants, str) else list(variants or ())
     entries = [split_variants([v]) for v in variants] or [()]
@@ -179,19 +198,20 @@ def compare(game, n=DEFAULT_N, *, players=None, variants=(), strategies=None, se
         raise SimError(f"compare lists the same configuration twice: {', '.join(labels)}")
     command = reproduce(spec.id, "compare", counts, variants, _set_items(sets),
                         _strategy_text(strategies), seed, n)
-    return Comparison(_run_multi("compare", configs, labels, n, command, out, threads, chunk_size, scheduler,
-                                 workers, connect_timeout, progress))
+    return _run_multi(Comparison, "compare", configs, labels, n, command, out, threads, chunk_size, scheduler,
+                      workers, connect_timeout, progress, report, html)
 
 
 def sweep(game, param, values, n=DEFAULT_N, *, players=None, variants=(), strategies=None, sets=None, seed=1,
           data=None, out=None, threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None,
-          progress=False):
+          progress=False, report=True, html=None):
     """One rule parameter (or 'strategy.param') over values ([40, 45, 50] or '40:60:2' or '1,3,7'); every value
     plays the same games. players=[2, 3, 4] (or '2,3,4') crosses the values with seat counts: each value is then
     paired with the first value at the same seat count."""
     from sim.engine import configure as engine_configure
     from sim.multirun import parse_range
     spec = _game(game)
+    _check_html(html)
     raw = values if isinstance(values, str) else ",".join(map(str, values))
     values = parse_range(raw) if isinstance(values, str) else list(values)
     counts = _players_list(players, spec) if players is not None else [None]
@@ -205,19 +225,20 @@ def sweep(game, param, values, n=DEFAULT_N, *, players=None, variants=(), strate
             labels.append(f"{param}={value}" if len(counts) == 1 else f"{count}p {param}={value}")
     command = reproduce(spec.id, "sweep", counts if players is not None else [], list(variants or ()),
                         fixed + [f"{param}={raw}"], _strategy_text(strategies), seed, n)
-    outcome = _run_multi("sweep", configs, labels, n, command, out, threads, chunk_size, scheduler, workers,
-                         connect_timeout, progress)
-    return Sweep(outcome, param, values * len(counts))
+    return _run_multi(lambda outcome: Sweep(outcome, param, values * len(counts)), "sweep", configs, labels, n,
+                      command, out, threads, chunk_size, scheduler, workers, connect_timeout, progress, report, html)
 
 
 def tournament(game, strategies, n=DEFAULT_N, *, players=None, variants=(), sets=None, seed=1, data=None, out=None,
-               threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None, progress=False):
+               threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None, progress=False,
+               report=True, html=None):
     """Round robin of strategies (a list or a comma list) over every seat rotation of every line-up; n is the total
     over all line-ups."""
     from sim.engine import configure as engine_configure
     from sim.multirun import tournament_lineups
     from sim.seats import split_specs
     spec = _game(game)
+    _check_html(html)
     players = players if players is not None else spec.default_players
     text = _strategy_text(strategies)
     rule_sets, strategy_sets = parse_sets(_set_items(sets))
@@ -228,8 +249,8 @@ def tournament(game, strategies, n=DEFAULT_N, *, players=None, variants=(), sets
     labels = [" | ".join(s.label for s in c.seats) for c in configs]
     command = reproduce(spec.id, "tournament", [players], list(variants or ()), _set_items(sets), None, seed, n,
                         ["--strategies", text])
-    return Tournament(_run_multi("tournament", configs, labels, per_lineup, command, out, threads, chunk_size,
-                                 scheduler, workers, connect_timeout, progress))
+    return _run_multi(Tournament, "tournament", configs, labels, per_lineup, command, out, threads, chunk_size,
+                      scheduler, workers, connect_timeout, progress, report, html)
 
 
 def trace(game, game_index, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None):

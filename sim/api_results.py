@@ -5,6 +5,8 @@ Everything here is computed from exact aggregates by analysis/; the objects keep
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from sim.seats import seat_number
 
 SEAT_COLUMNS = ("seat", "strategy", "games", "wins", "win_share", "win_lo", "win_hi", "score_mean", "score_se",
@@ -51,6 +53,13 @@ class RunReport:
         self.run_dir = outcome.run_dir
         self.manifest = outcome.manifest or None
         self.convergence = outcome.convergence
+        self.report_files = []  # the HTML reports the API wrote (report.html in run_dir, the html= copy)
+
+    @cached_property
+    def context(self):
+        """The report context (sim.reporting): the analysis the terminal tables, the verdict and the HTML share."""
+        from sim.reporting import run_context
+        return run_context(self.outcome)
 
     @property
     def n(self):
@@ -92,6 +101,19 @@ class Comparison:
         baselines = {label: self.labels[j] for label, j in zip(self.labels, self.multi.paired_with) if j is not None}
         self.paired_sums = {"baseline": self.labels[0], "variants": variants, "baselines": baselines} \
             if variants else None
+        self.report_files = []
+
+    def _title(self):
+        return f"{self.results[0].config.game.title}: {' vs '.join(self.labels)}"
+
+    def _sections(self):
+        return {"comparison": {"paired": self.paired_sums} if self.paired_sums else None}
+
+    @cached_property
+    def context(self):
+        """The report context (sim.reporting): the analysis the terminal tables, the verdict and the HTML share."""
+        from sim.reporting import outcome_context
+        return outcome_context(self.outcome, self._title(), **self._sections())
 
     @property
     def n(self):
@@ -143,6 +165,12 @@ class Sweep(Comparison):
         super().__init__(outcome)
         self.param, self.values = param, list(values)
 
+    def _title(self):
+        return f"{self.results[0].config.game.title}: sweep of {self.param}"
+
+    def _sections(self):
+        return {**super()._sections(), "sweep": {"param": self.param, "values": self.values}}
+
     @property
     def rows(self):
         df = super().rows
@@ -165,6 +193,20 @@ class Tournament:
         self.lineup_aggregates = [([s.label for s in r.config.seats], r.aggregate) for r in self.results]
         self.names = strategy_names(self.lineup_aggregates)
         self.wins_matrix, self.games_matrix = tournament_matrix(self.lineup_aggregates, self.names)
+        self.report_files = []
+
+    @cached_property
+    def context(self):
+        """The report context (sim.reporting): the analysis the terminal tables, the verdict and the HTML share."""
+        from sim.reporting import outcome_context
+        title = f"{self.results[0].config.game.title}: tournament of {len(self.names)} strategies"
+        return outcome_context(self.outcome, title, tournament={"strategies": self.names,
+                                                                "wins": self.wins_matrix.tolist(),
+                                                                "games": self.games_matrix.tolist()})
+
+    @property
+    def complete(self):
+        return all(r.complete for r in self.results)
 
     @property
     def strategies(self):

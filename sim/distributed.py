@@ -111,7 +111,8 @@ def default_chunk_size(n, client):
 
 def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chunk=None, threads=None,
                    should_stop=None, start=0):
-    """Play games start..start+n-1 of every configuration on the cluster; returns (RunResults, paired sums, convergence).
+    """Play games start..start+n-1 of every configuration on the cluster; returns (RunResults, paired sums,
+    convergence).
 
     A window of tasks is kept in flight; results are merged in chunk order (early finishers wait in a small
     buffer), so `should_stop` (precision targets) sees the same prefix of games whatever the workers do.

@@ -12,6 +12,7 @@ computed here once; the reports and the terminal only render them. The context:
 from __future__ import annotations
 
 import os
+import tempfile
 
 from sim import results
 from sim.aggregate import Aggregate
@@ -19,6 +20,43 @@ from sim.spec import SpecError
 
 
 REPORT_FILE = "report.html"  # the report every run directory gets (unless --no-report)
+
+
+def check_report_path(path, option="html"):
+    """Fail before running when the report could not be written: a new file, in a folder where a file can be made
+    (tried, since permission bits do not tell: root passes os.access under /proc). Creates nothing."""
+    if path is None:
+        return None
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise SpecError(f"{option} {path} is a directory; give a file name")
+    if os.path.lexists(path):  # the rule of --out: new paths only, so nothing written before is ever replaced
+        raise SpecError(f"{option} {path} already exists; give a new file name (nothing was changed)")
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder):  # the report writer creates the missing folders; try where it would start
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise SpecError(f"cannot write {option} {path}: {folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".sim-write-test-"):
+            pass
+    except OSError as exc:
+        raise SpecError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def write_reports(result, report, html):
+    """report.html into the run directory of an API result (when it has one and `report`) and a copy at `html`,
+    rendered once from result.context; returns the paths written."""
+    paths = ([os.path.join(result.run_dir, REPORT_FILE)] if report and result.run_dir else []) + \
+        ([os.fspath(html)] if html else [])
+    if paths:
+        from reports.html import write_report
+        try:
+            write_report(result.context, *paths)
+        except OSError as exc:  # the folder changed since check_report_path; the run directory is already written
+            raise SpecError(f"cannot write the report {exc.filename or paths[-1]}: {exc.strerror or exc}") from None
+    return paths
 
 
 def _unit(manifest, summary):

@@ -46,10 +46,32 @@ def test_run_gives_the_cli_numbers_and_writes_nothing_without_out(tmp_path, monk
     assert r.run_dir is None and r.complete
 
 
-def test_out_writes_the_run_directory(tmp_path):
-    r = sim.run("straw", n=500, players=2, seed=2, out=str(tmp_path / "r"))
+def test_out_writes_the_run_directory_with_its_report(tmp_path):
+    r = sim.run("straw", n=500, players=2, seed=2, out=str(tmp_path / "r"), html=tmp_path / "copy.html")
     assert r.run_dir == str(tmp_path / "r") and r.manifest["n_games"] == 500
     assert r.summary == json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert r.report_files == [str(tmp_path / "r" / "report.html"), str(tmp_path / "copy.html")]
+    text = (tmp_path / "r" / "report.html").read_text()
+    assert 'id="verdict"' in text and text == (tmp_path / "copy.html").read_text()
+    quiet = sim.run("straw", n=500, players=2, seed=2, out=str(tmp_path / "q"), report=False)
+    assert quiet.report_files == [] and "report.html" not in os.listdir(tmp_path / "q")
+
+
+def test_multi_runs_write_their_report_into_the_run_directory(tmp_path):
+    c = sim.compare("straw", n=300, players=2, variants=["base", "deck-b"], seed=4, out=tmp_path / "c")
+    s = sim.sweep("straw", "break_at", [45, 50], n=300, players=2, seed=4, out=tmp_path / "s")
+    t = sim.tournament("straw", ["random", "safe"], n=300, players=2, seed=4, out=tmp_path / "t")
+    for result, section in ((c, 'id="comparison"'), (s, 'id="sweep"'), (t, 'id="tournament"')):
+        assert result.report_files == [os.path.join(result.run_dir, "report.html")]
+        assert section in open(result.report_files[0]).read()
+
+
+def test_an_existing_html_path_is_refused_before_any_game(tmp_path):
+    existing = tmp_path / "mine.html"
+    existing.write_text("keep me")
+    with pytest.raises(sim.SimError, match="already exists"):
+        sim.run("straw", n=500, out=tmp_path / "r", html=existing)
+    assert existing.read_text() == "keep me" and not (tmp_path / "r").exists()
 
 
 @pytest.mark.parametrize("call, args", [

@@ -4,23 +4,18 @@ from __future__ import annotations
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import (Count, check_html_path, data_option, game_options, given_data, needs_context,
-                             run_arguments, run_options, seed_option, set_option, variant_option, write_reports)
+from sim.cli.options import (Count, data_option, echo_reports, game_options, given_data, run_arguments, run_options,
+                             seed_option, set_option, variant_option)
 
 
-def _finish(result, opts, html_path, title, show, **sections):
-    """The tables and verdict on the terminal (show(result, analysis)), report.html in the run directory and the
-    --html copy, from one report context; the run directory line; exit status 130 for an interrupted run."""
-    outcome = result.outcome
-    if needs_context(opts, html_path):
-        from sim.reporting import outcome_context
-        context = outcome_context(outcome, title, **sections)
-        if not opts["quiet"]:
-            show(result, context["analysis"])
-        write_reports(context, outcome.run_dir, html_path, opts["no_report"])
-    complete = all(r.complete for r in outcome.multi.results)
-    click.echo(f"run directory: {outcome.run_dir}" + ("" if complete else "  (partial: interrupted)"))
-    return 0 if complete else 130
+def _finish(result, opts, show):
+    """The tables and verdict on the terminal (show(result, analysis)), the report lines, the run directory line;
+    exit status 130 for an interrupted run."""
+    if not opts["quiet"]:
+        show(result, result.context["analysis"])
+    echo_reports(result)
+    click.echo(f"run directory: {result.run_dir}" + ("" if result.complete else "  (partial: interrupted)"))
+    return 0 if result.complete else 130
 
 
 @click.command()
@@ -31,13 +26,9 @@ def compare(game, players, variants, sets, strategy, seed, **opts):
     (--players 2,3,4) on the same seeds; prints paired differences with Holm-corrected verdicts."""
     from sim import api
     from sim.display import print_comparison
-    data = given_data(game)
-    html_path = check_html_path(opts["html"])
     result = api.compare(game, opts["n"], players=players, variants=variants, strategies=strategy, sets=sets,
-                         seed=seed, data=data, **run_arguments(opts, game, "compare"))
-    spec = result.results[0].config.game
-    return _finish(result, opts, html_path, f"{spec.title}: {' vs '.join(result.labels)}", print_comparison,
-                   comparison={"paired": result.paired_sums} if result.paired_sums else None)
+                         seed=seed, data=given_data(game), **run_arguments(opts, game, "compare"))
+    return _finish(result, opts, print_comparison)
 
 
 def _swept(sets):
@@ -61,13 +52,9 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
     from sim.display import print_sweep
     data = given_data(game)
     name, raw, fixed = _swept(sets)
-    html_path = check_html_path(opts["html"])
     result = api.sweep(game, name, raw, opts["n"], players=players, variants=variants, strategies=strategy,
                        sets=fixed, seed=seed, data=data, **run_arguments(opts, game, "sweep"))
-    spec = result.results[0].config.game
-    return _finish(result, opts, html_path, f"{spec.title}: sweep of {name}", print_sweep,
-                   comparison={"paired": result.paired_sums} if result.paired_sums else None,
-                   sweep={"param": name, "values": result.values})
+    return _finish(result, opts, print_sweep)
 
 
 @click.command()
@@ -85,11 +72,6 @@ def tournament(game, players, strategies, variants, sets, seed, **opts):
     and Bradley–Terry ratings with intervals. N is the total over all line-ups."""
     from sim import api
     from sim.display import print_tournament
-    data = given_data(game)
-    html_path = check_html_path(opts["html"])
     result = api.tournament(game, strategies, opts["n"], players=players, variants=variants, sets=sets, seed=seed,
-                            data=data, **run_arguments(opts, game, "tournament"))
-    spec = result.results[0].config.game
-    return _finish(result, opts, html_path, f"{spec.title}: tournament of {len(result.names)} strategies",
-                   print_tournament, tournament={"strategies": result.names, "wins": result.wins_matrix.tolist(),
-                                                 "games": result.games_matrix.tolist()})
+                            data=given_data(game), **run_arguments(opts, game, "tournament"))
+    return _finish(result, opts, print_tournament)

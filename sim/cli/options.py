@@ -2,9 +2,6 @@
 out, threads, backend, ...), and the checks of output paths made before any game is played."""
 from __future__ import annotations
 
-import os
-import tempfile
-
 import click
 
 from sim.cli.group import UserError
@@ -169,29 +166,14 @@ def run_arguments(opts, game_id, kind=None):
                        "cores), and the manifest says so", err=True)
     return {"out": opts["out"] or default_run_dir(game_id if kind is None else f"{game_id}-{kind}"),
             "threads": opts["threads"], "chunk_size": opts["chunk_size"], "scheduler": opts["scheduler"],
-            "workers": opts["workers"], "connect_timeout": opts["connect_timeout"], "progress": not opts["quiet"]}
+            "workers": opts["workers"], "connect_timeout": opts["connect_timeout"], "progress": not opts["quiet"],
+            "report": not opts["no_report"], "html": check_html_path(opts["html"])}
 
 
 def check_html_path(path, option="--html"):
-    """Fail before running when the report could not be written: a new file, in a folder where a file can be made
-    (tried, since permission bits do not tell: root passes os.access under /proc). Creates nothing."""
-    if path is None:
-        return None
-    if os.path.isdir(path):
-        raise UserError(f"{option} {path} is a directory; give a file name")
-    if os.path.lexists(path):  # the rule of --out: new paths only, so nothing written before is ever replaced
-        raise UserError(f"{option} {path} already exists; give a new file name (nothing was changed)")
-    folder = os.path.dirname(os.path.abspath(path))
-    while not os.path.lexists(folder):  # the report writer creates the missing folders; try where it would start
-        folder = os.path.dirname(folder)
-    if not os.path.isdir(folder):
-        raise UserError(f"cannot write {option} {path}: {folder} is not a folder")
-    try:
-        with tempfile.TemporaryFile(dir=folder, prefix=".sim-write-test-"):
-            pass
-    except OSError as exc:
-        raise UserError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
-    return path
+    """sim.reporting.check_report_path with the option's name in its message."""
+    from sim.reporting import check_report_path
+    return check_report_path(path, option)
 
 
 def write_html(path, context):
@@ -203,19 +185,7 @@ def write_html(path, context):
     click.echo(f"report: {path}")
 
 
-def needs_context(opts, html_path):
-    """Whether the command needs the report context (its analysis feeds the terminal tables and the reports)."""
-    return not opts["quiet"] or not opts["no_report"] or html_path is not None
-
-
-def write_reports(context, run_dir, html_path, no_report):
-    """report.html in the run directory (unless --no-report) and the --html copy, rendered once."""
-    from sim.reporting import REPORT_FILE
-    paths = ([os.path.join(run_dir, REPORT_FILE)] if run_dir and not no_report else []) + \
-        ([html_path] if html_path else [])
-    if not paths:
-        return
-    from reports.html import write_report
-    write_report(context, *paths)
-    for path in paths:
+def echo_reports(result):
+    """A line per HTML report the API wrote."""
+    for path in result.report_files:
         click.echo(f"report: {path}")

@@ -6,8 +6,7 @@ import json
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import (MAX_INDEX, Count, Number, check_html_path, game_options, given_data, needs_context,
-                             run_arguments, run_options, write_reports)
+from sim.cli.options import MAX_INDEX, Count, Number, echo_reports, game_options, given_data, run_arguments, run_options
 
 
 @click.command()
@@ -22,22 +21,15 @@ def run(game, players, variants, sets, strategy, seed, save_games, precision, ma
     """Play N games of GAME and print win shares (Wilson 95%), scores and game length per seat and strategy."""
     from sim import api
     from sim.display import print_summary
-    data = given_data(game)
-    html_path = check_html_path(opts["html"])
     report = api.run(game, opts["n"], players=players, variants=variants, strategies=strategy, sets=sets, seed=seed,
-                     data=data, save_games=save_games, precision=precision, max_n=max_n,
+                     data=given_data(game), save_games=save_games, precision=precision, max_n=max_n,
                      **run_arguments(opts, game))
-    context = None
-    if needs_context(opts, html_path):
-        from sim.reporting import run_context
-        context = run_context(report.outcome)
     if not opts["quiet"]:
-        print_summary(report.outcome, context["analysis"])
+        print_summary(report.outcome, report.context["analysis"])
     if report.precision and not report.precision["precision_reached"] and report.complete:
         click.echo(f"precision not reached: every seat's 95% half-width ≤ {precision:g} needs more than "
                    f"--max-n {max_n:,} games; stopped there")
-    if context is not None:
-        write_reports(context, report.run_dir, html_path, opts["no_report"])
+    echo_reports(report)
     click.echo(f"run directory: {report.run_dir}" + ("" if report.complete else "  (partial: interrupted)"))
     return 0 if report.complete else 130
 
