@@ -56,7 +56,7 @@ PARAMS = (
     Param("hand_keep", 4, 1, 10, "cards kept at setup; also the hand size throughout (at most deal)"),
     Param("gnome_pool", 75, 1, 999, "gnomes in the pool (999 = effectively unlimited)"),
     Param("festival_min", 3, 1, 8, "filled cards of its colour a `festival` needs"),
-    Param("first_player", -1, -1, MAX_PLAYERS - 1, "-1 = random; otherwise this seat starts round 1"),
+    Param("first_player", -1, -1, MAX_PLAYERS - 1, "-1 = random; otherwise the seat index that starts round 1 (0 = seat 1)"),
     # Mode flags set by the variants (SKRZATY §6); ordinary 0/1 parameters.
     Param("market_ranked", 0, 0, 1, "1 = step-3 pick in ranking order instead of reverse (variant market-ranked)"),
     Param("market_keep", 0, 0, 1, "1 = Market leftovers stay and step 1 only refills (variant market-keep)"),
@@ -403,7 +403,8 @@ def validate(params, players, data=None):
         raise SpecError(f"skrzaty hand_keep={p['hand_keep']} exceeds deal={p['deal']}; accepted: "
                         f"hand_keep 1..{p['deal']}")
     if not -1 <= p["first_player"] < players:
-        raise SpecError(f"skrzaty first_player={p['first_player']} with {players} players; accepted: -1..{players - 1}")
+        raise SpecError(f"skrzaty first_player={p['first_player']} with {players} players; accepted: -1 (random) "
+                        f"or a seat index 0..{players - 1} (0 = seat 1)")
     cards = data.reward_cards.by_players.get(players)
     if not cards:
         raise SpecError(f"{data.reward_cards.path}: no Reward cards for {players} players; every played count needs "
