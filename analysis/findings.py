@@ -93,31 +93,36 @@ def _sweep_best(runs, analysed):
     return out
 
 
-def pairwise_intervals(wins, games):
-    """Wilson 95% interval of each pairwise share wins[i, j] / games[i, j] (nan where the two never met)."""
+def pairwise_intervals(wins, games, met=None):
+    """Wilson 95% interval of each pairwise share wins[i, j] / games[i, j] (nan where the two never met), on
+    met[i, j] games (the games both played; default games[i, j]): the comparisons of one game, when a line-up seats
+    copies, are not independent, and a share of [0, 1] outcomes per game is never more variable than a binomial."""
     wins, games = np.asarray(wins, float), np.asarray(games, float)
+    met = games if met is None else np.asarray(met, float)
     lo, hi = np.full(wins.shape, np.nan), np.full(wins.shape, np.nan)
     for i, j in zip(*np.nonzero(games > 0)):
-        lo[i, j], hi[i, j] = wilson(wins[i, j], games[i, j])
+        lo[i, j], hi[i, j] = wilson(wins[i, j] / games[i, j] * met[i, j], met[i, j])
     return lo, hi
 
 
 def _tournament(tournament, runs):
     from analysis.ratings import bradley_terry
-    from analysis.tournament import strategy_totals
+    from analysis.tournament import common_games, strategy_totals
     from sim.aggregate import Aggregate
     names = list(tournament["strategies"])
     wins, games = np.asarray(tournament["wins"], float), np.asarray(tournament["games"], float)
     lineups = [(r["seat_labels"], r["aggregate"]) for r in runs]
+    met = common_games(lineups, names)
     pooled = None
     if len({r["aggregate"].players for r in runs}) == 1:  # every line-up seats as many: one pooled seat check
         first = runs[0]["aggregate"]
         pooled = Aggregate(first.players, first.seat_columns, first.game_columns)
         for r in runs:
             pooled.merge(r["aggregate"])
-    lo, hi = pairwise_intervals(wins, games)
-    return {"strategies": names, "wins": wins, "games": games, "lo": lo, "hi": hi,
-            "ratings": bradley_terry(wins, names), "totals": strategy_totals(lineups, names),
+    lo, hi = pairwise_intervals(wins, games, met)
+    return {"strategies": names, "wins": wins, "games": games, "met": met, "lo": lo, "hi": hi,
+            "mode": tournament.get("mode"), "copies": any(len(set(labels)) < len(labels) for labels, _ in lineups),
+            "ratings": bradley_terry(wins, names, per_game=met, compared=games), "totals": strategy_totals(lineups, names),
             "lineups": [{"label": r["label"], "n": r["aggregate"].n} for r in runs],
             "seat_check": seat_advantage(pooled) if pooled is not None else None}
 

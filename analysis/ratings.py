@@ -8,7 +8,9 @@ Moore–Penrose pseudo-inverse is the covariance of θ under the sum-to-zero con
 `wins[i, j]` counts games where i ranked strictly better than j. If `games[i, j]` (games where both played) is
 given, the remaining games (neither better: shared ranks) count half a win to each side. Pairs within one
 multi-player game are not independent; the Fisher intervals treat them as if they were, which is accurate for
-2-player games and somewhat narrow for more. When some strategy never wins or never loses against the rest (the
+2-player games and somewhat narrow for more. When a line-up seats copies (one game then holds several comparisons
+of one pair, strongly dependent), `per_game[i, j]` (games both played) scales each pair's information by
+per_game / comparisons, so that a game counts once in the intervals; the ratings themselves use every comparison. When some strategy never wins or never loses against the rest (the
 win graph is not strongly connected) the maximum-likelihood ratings are infinite; then every pair that met gets
 half a pseudo-win each way (a light prior) and the table says `regularised`.
 
@@ -71,9 +73,10 @@ def _information(theta, n):
     return info
 
 
-def bradley_terry(wins, strategies=None, games=None) -> pd.DataFrame:
+def bradley_terry(wins, strategies=None, games=None, per_game=None, compared=None) -> pd.DataFrame:
     """Ratings sorted best first: columns strategy, rating (θ), se, lo, hi, elo, elo_lo, elo_hi, wins, games,
-    win_rate (of its decided pairwise comparisons), regularised."""
+    win_rate (of its decided pairwise comparisons), regularised. per_game: games each pair played, when fewer than
+    its comparisons `compared` (default games, else the decided comparisons; module docstring)."""
     w = np.asarray(wins, float).copy()
     k = w.shape[0]
     if w.shape != (k, k):
@@ -96,7 +99,14 @@ def bradley_terry(wins, strategies=None, games=None) -> pd.DataFrame:
                              + (f": {', '.join(alone)} played no common games" if alone else ""))
     theta = fit_bradley_terry(w) if k > 1 else np.zeros(k)
     n = w + w.T
-    cov = np.linalg.pinv(_information(theta, n)) if k > 1 else np.zeros((k, k))
+    n_info = n
+    if per_game is not None:  # a game holding several comparisons of a pair counts once in the intervals
+        if compared is None:
+            compared = games if games is not None else np.asarray(wins, float) + np.asarray(wins, float).T
+        compared = np.asarray(compared, float)
+        scale = np.divide(np.asarray(per_game, float), compared, out=np.ones((k, k)), where=compared > 0)
+        n_info = n * np.clip(scale, 0.0, 1.0)
+    cov = np.linalg.pinv(_information(theta, n_info)) if k > 1 else np.zeros((k, k))
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     total_w, total_n = w.sum(axis=1), n.sum(axis=1)
     df = pd.DataFrame({"strategy": names, "rating": theta, "se": se, "lo": theta - Z95 * se,

@@ -1,7 +1,9 @@
 """A tournament's tables from its line-ups' aggregates: pairwise outcomes and per-strategy totals.
 
 Each line-up is (strategy label per seat, Aggregate), or a run result (its seats' labels and its aggregate); the same
-strategy in several seats and line-ups is summed.
+strategy in several seats and line-ups is summed. A line-up may seat copies of one strategy (sim.multirun
+one-vs-rest / all): the pairwise tables then count one comparison per pair of seats of two different strategies, and
+a strategy against a copy of itself counts nowhere (it says nothing about either).
 """
 from __future__ import annotations
 
@@ -19,24 +21,37 @@ def _lineups(items):
 
 def strategy_names(lineups):
     """Strategy labels in order of first appearance."""
-    names = []
-    for labels, _ in _lineups(lineups):
-        names += [label for label in labels if label not in names]
-    return names
+    return list(dict.fromkeys(label for labels, _ in _lineups(lineups) for label in labels))
 
 
 def tournament_matrix(lineups, names):
-    """wins[i, j] = games where strategy i ranked strictly better than j; games[i, j] = games where both played."""
+    """wins[i, j] = comparisons (a seat of strategy i against a seat of j, in one game) where i ranked strictly
+    better; games[i, j] = all such comparisons. With one seat per strategy a comparison is a game where both played;
+    a line-up seating i once and j three times gives three per game. Self-comparisons are left out."""
     index = {name: i for i, name in enumerate(names)}
     wins = np.zeros((len(names), len(names)), np.int64)
     games = np.zeros((len(names), len(names)), np.int64)
     for labels, agg in _lineups(lineups):
         for a, la in enumerate(labels):
             for b, lb in enumerate(labels):
-                if a != b:
+                if la != lb:
                     wins[index[la], index[lb]] += agg.pair_wins[a, b]
                     games[index[la], index[lb]] += agg.n
     return wins, games
+
+
+def common_games(lineups, names):
+    """met[i, j] = games in which strategies i and j (i ≠ j) both had a seat: the n of a pairwise share's interval
+    (the comparisons of one game are not independent, so they count as one game)."""
+    index = {name: i for i, name in enumerate(names)}
+    met = np.zeros((len(names), len(names)), np.int64)
+    for labels, agg in _lineups(lineups):
+        present = sorted({index[label] for label in labels})
+        for i in present:
+            for j in present:
+                if i != j:
+                    met[i, j] += agg.n
+    return met
 
 
 def strategy_totals(lineups, names):

@@ -68,9 +68,7 @@ def make(folder=DEFAULT_FOLDER):
             else:
                 result = sim.tournament("straw", n=MULTI_N, seed=SEED, out=out, **options)
                 context = outcome_context(result.outcome, f"Straw: tournament of {len(result.names)} strategies",
-                                          tournament={"strategies": result.names,
-                                                      "wins": result.wins_matrix.tolist(),
-                                                      "games": result.games_matrix.tolist()})
+                                          tournament=result.section())
             written.append(_write(context, folder, name))
     return written
 

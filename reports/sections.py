@@ -146,6 +146,7 @@ def sweep(spec, found, views):
 
 
 def tournament(found):
+    from sim.multirun import LINEUP_MODES
     t = found.get("tournament")
     if not t:
         return None
@@ -168,4 +169,6 @@ def tournament(found):
                                                     title="Pairwise results: row ranked better than column"),
             "ratings_figure": figures_multi.ratings_figure(t["ratings"]), "ratings": ratings,
             "standings": standings, "lineups": [{"label": x["label"], "n": f"{x['n']:,}"} for x in t["lineups"]],
-            "seat_check": seat_check, "regularised": bool(t["ratings"]["regularised"].any())}
+            "seat_check": seat_check, "regularised": bool(t["ratings"]["regularised"].any()),
+            "mode": t.get("mode"), "mode_words": LINEUP_MODES.get(t.get("mode")), "copies": bool(t.get("copies")),
+            "per_lineup": f"{t['lineups'][0]['n']:,}" if t["lineups"] else "0"}

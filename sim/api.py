@@ -229,28 +229,37 @@ def sweep(game, param, values, n=DEFAULT_N, *, players=None, variants=(), strate
                       command, out, threads, chunk_size, scheduler, workers, connect_timeout, progress, report, html)
 
 
-def tournament(game, strategies, n=DEFAULT_N, *, players=None, variants=(), sets=None, seed=1, data=None, out=None,
-               threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None, progress=False,
-               report=True, html=None):
+def tournament(game, strategies, n=DEFAULT_N, *, players=None, lineups=None, variants=(), sets=None, seed=1,
+               data=None, out=None, threads=None, chunk_size=None, scheduler=None, workers=None,
+               connect_timeout=None, progress=False, report=True, html=None):
     """Round robin of strategies (a list or a comma list) over every seat rotation of every line-up; n is the total
-    over all line-ups."""
-    from sim.engine import configure as engine_configure
-    from sim.multirun import tournament_lineups
+    over all line-ups (n // line-ups each). lineups: "distinct" (combinations of different strategies), "one-vs-rest"
+    (each strategy alone against copies of each other one), "all" (every mix of at least two strategies); default
+    distinct when there are at least `players` strategies, else one-vs-rest (sim.multirun.tournament_lineups)."""
+    from sim.multirun import lineup_mode, tournament_lineups
     from sim.seats import split_specs
     spec = _game(game)
     _check_html(html)
     players = players if players is not None else spec.default_players
     text = _strategy_text(strategies)
-    rule_sets, strategy_sets = parse_sets(_set_items(sets))
-    lineups = tournament_lineups(split_specs(text), players)
-    per_lineup = max(1, n // len(lineups))
-    configs = [engine_configure(spec, players, ",".join(lineup), split_variants(variants), rule_sets, seed,
-                                strategy_sets, dict(data or {})) for lineup in lineups]
+    names = split_specs(text or "")
+    seatings = tournament_lineups(names, players, lineups)
+    mode = lineup_mode(len(names), players, lineups)
+    configs = lineup_configs(spec, players, seatings, variants, sets, seed, data)
     labels = [" | ".join(s.label for s in c.seats) for c in configs]
     command = reproduce(spec.id, "tournament", [players], list(variants or ()), _set_items(sets), None, seed, n,
-                        ["--strategies", text])
-    return _run_multi(Tournament, "tournament", configs, labels, per_lineup, command, out, threads, chunk_size,
-                      scheduler, workers, connect_timeout, progress, report, html)
+                        ["--strategies", text, "--lineups", mode])
+    return _run_multi(lambda outcome: Tournament(outcome, mode), "tournament", configs, labels,
+                      max(1, n // len(seatings)), command, out, threads, chunk_size, scheduler, workers,
+                      connect_timeout, progress, report, html)
+
+
+def lineup_configs(spec, players, seatings, variants, sets, seed, data):
+    """One checked RunConfig per seating (a list of strategy specs, one per seat); every check before any game."""
+    from sim.engine import configure as engine_configure
+    rule_sets, strategy_sets = parse_sets(_set_items(sets))
+    return [engine_configure(spec, players, ",".join(seating), split_variants(variants), rule_sets, seed,
+                             strategy_sets, dict(data or {})) for seating in seatings]
 
 
 def trace(game, game_index, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None):

@@ -179,12 +179,15 @@ class Sweep(Comparison):
 
 
 class Tournament:
-    """Strategies over every seat rotation: `strategies` (totals with intervals), `wins`/`games` (pairwise,
-    DataFrames indexed by strategy), `ratings` (Bradley–Terry with intervals), `lineups` (one row per line-up)."""
+    """Strategies over every seat rotation: `strategies` (totals with intervals), `wins`/`games` (pairwise
+    comparisons, DataFrames indexed by strategy; a strategy against its own copies is not counted), `met` (games
+    both strategies played), `ratings` (Bradley–Terry with intervals), `lineups` (one row per line-up), `mode` (how
+    the line-ups were formed: distinct, one-vs-rest or all)."""
 
-    def __init__(self, outcome):
+    def __init__(self, outcome, mode=None):
         from analysis.tournament import strategy_names, tournament_matrix
         self.outcome = outcome
+        self.mode = mode
         self.labels = outcome.labels
         self.multi = outcome.multi
         self.results = outcome.multi.results
@@ -200,9 +203,12 @@ class Tournament:
         """The report context (sim.reporting): the analysis the terminal tables, the verdict and the HTML share."""
         from sim.reporting import outcome_context
         title = f"{self.results[0].config.game.title}: tournament of {len(self.names)} strategies"
-        return outcome_context(self.outcome, title, tournament={"strategies": self.names,
-                                                                "wins": self.wins_matrix.tolist(),
-                                                                "games": self.games_matrix.tolist()})
+        return outcome_context(self.outcome, title, tournament=self.section())
+
+    def section(self):
+        """The report context's "tournament" entry (sim.reporting)."""
+        return {"strategies": self.names, "wins": self.wins_matrix.tolist(), "games": self.games_matrix.tolist(),
+                "mode": self.mode}
 
     @property
     def complete(self):
@@ -224,9 +230,16 @@ class Tournament:
         return pd.DataFrame(self.games_matrix, index=self.names, columns=self.names)
 
     @property
+    def met(self):
+        import pandas as pd
+
+        from analysis.tournament import common_games
+        return pd.DataFrame(common_games(self.lineup_aggregates, self.names), index=self.names, columns=self.names)
+
+    @property
     def ratings(self):
         from analysis.ratings import bradley_terry
-        return bradley_terry(self.wins_matrix, self.names)
+        return bradley_terry(self.wins_matrix, self.names, per_game=self.met.to_numpy(), compared=self.games_matrix)
 
     @property
     def lineups(self):
@@ -234,8 +247,13 @@ class Tournament:
         return pd.DataFrame([{"lineup": label, "games": r.aggregate.n} for label, r in zip(self.labels,
                                                                                            self.results)])
 
+    @property
+    def per_lineup(self):
+        """Games each line-up played."""
+        return self.results[0].aggregate.n
+
     def __repr__(self):
-        return f"<Tournament of {', '.join(self.names)}, {len(self.results)} line-ups>"
+        return f"<Tournament of {', '.join(self.names)}, {len(self.results)} line-ups ({self.mode})>"
 
 
 class Trace:

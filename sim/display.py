@@ -203,14 +203,30 @@ def print_sweep(result, found):
     print_verdict(found)
 
 
+def pairwise_table(t):
+    """The pairwise matrix: row strategy ranked strictly better than the column one, share [95% interval]."""
+    names, wins, games, lo, hi = t["strategies"], t["wins"], t["games"], t["lo"], t["hi"]
+    header = ["beats →"] + [f"{i + 1}" for i in range(len(names))]
+    rows = []
+    for i, name in enumerate(names):
+        cells = [f"{i + 1} {name}"]
+        for j in range(len(names)):
+            cells.append("—" if i == j or games[i, j] == 0 else
+                         f"{100 * wins[i, j] / games[i, j]:.1f}% [{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]")
+        rows.append(cells)
+    return _table(header, rows)
+
+
 def print_tournament(result, found):
     """A sim.Tournament: strategy totals, the pairwise matrix, Bradley–Terry ratings (from the analysis), verdict."""
     from analysis.verdict import signed
+    from sim.multirun import LINEUP_MODES
     cfg = result.results[0].config
     t = found["tournament"]
-    names, wins, games = t["strategies"], t["wins"], t["games"]
-    click.echo(f"{cfg.game.title} · {cfg.players} players · {len(result.results)} line-ups × "
-               f"{result.results[0].aggregate.n:,} games (every seat rotation, same seeds)")
+    mode = t.get("mode")
+    click.echo(f"{cfg.game.title} · {cfg.players} players · {len(result.results)} line-ups"
+               + (f" ({mode}: {LINEUP_MODES[mode]})" if mode in LINEUP_MODES else "")
+               + f" × {result.results[0].aggregate.n:,} games per line-up (every seat rotation, same seeds)")
     click.echo()
     rows = [[r["strategy"], f"{int(r['seat_games']):,}", f"{100 * r['win_share']:.1f}%",
              f"[{100 * r['win_lo']:.1f}%, {100 * r['win_hi']:.1f}%]", f"{r['score_mean']:.2f}"]
@@ -218,15 +234,13 @@ def print_tournament(result, found):
     click.echo(_table(["strategy", "seat-games", "win share", "95% interval", "mean score"], rows,
                       ["<", ">", ">", ">", ">"]))
     click.echo()
-    header = ["beats →"] + [f"{i + 1}" for i in range(len(names))]
-    rows = []
-    for i, name in enumerate(names):
-        cells = [f"{i + 1} {name}"]
-        for j in range(len(names)):
-            cells.append("—" if i == j or games[i, j] == 0 else f"{100 * wins[i, j] / games[i, j]:.1f}%")
-        rows.append(cells)
-    click.echo("pairwise: share of common games where the row strategy ranked strictly better than the column")
-    click.echo(_table(header, rows))
+    met = t["met"]
+    pairs = [met[i, j] for i in range(len(t["strategies"])) for j in range(len(t["strategies"])) if i != j]
+    click.echo("pairwise: share of comparisons where the row strategy ranked strictly better than the column [95% "
+               f"Wilson interval on the {min(pairs):,}" + (f"–{max(pairs):,}" if max(pairs) != min(pairs) else "")
+               + " games both played]" + ("; a copy against a copy of itself is not counted" if t.get("copies")
+                                          else ""))
+    click.echo(pairwise_table(t))
     click.echo()
     click.echo("Bradley–Terry ratings (Elo scale, 95% interval):")
     for _, r in t["ratings"].iterrows():

@@ -50,15 +50,57 @@ def parse_range(text):
     return values
 
 
-def tournament_lineups(strategies, players):
-    """Seat line-ups so that seat effects cancel: with one strategy per seat, every cyclic rotation; with more
-    strategies than seats, every combination of `players` of them, each in every rotation."""
-    if len(strategies) < players:
-        raise SpecError(f"a {players}-player tournament needs at least {players} strategies, got {len(strategies)}")
-    if len(set(strategies)) != len(strategies):
-        raise SpecError("tournament strategies must be distinct")
-    lineups = []
-    for group in itertools.combinations(strategies, players):
-        for r in range(players):
-            lineups.append(list(group[r:] + group[:r]))
-    return lineups
+LINEUP_MODES = {"distinct": "combinations of different strategies",  # mode -> how a report says it
+                "one-vs-rest": "each strategy alone against copies of each other one",
+                "all": "every mix of at least two strategies"}
+
+
+def lineup_mode(count, players, mode=None):
+    """The line-up mode for `count` strategies at `players` seats, checked: None means distinct when there are
+    enough strategies for a table of different ones, else one-vs-rest."""
+    if mode is None:
+        return "distinct" if count >= players else "one-vs-rest"
+    if mode not in LINEUP_MODES:
+        raise SpecError(f"unknown --lineups '{mode}'; accepted: {', '.join(LINEUP_MODES)}")
+    if mode == "distinct" and count < players:
+        raise SpecError(f"--lineups distinct at {players} players needs at least {players} strategies, got "
+                        f"{count}; use --lineups one-vs-rest or all to seat copies")
+    return mode
+
+
+def _rotations(group):
+    """Every distinct cyclic rotation of one seating (each strategy visits each seat equally often)."""
+    group = tuple(group)
+    return list(dict.fromkeys(group[r:] + group[:r] for r in range(len(group))))
+
+
+def _groups(strategies, players, mode):
+    k = len(strategies)
+    if mode == "distinct":
+        return itertools.combinations(strategies, players)
+    if mode == "one-vs-rest":
+        return ((strategies[i],) + (strategies[j],) * (players - 1) for i in range(k) for j in range(k) if i != j)
+    # all: every multiset of `players` strategies except those of one strategy only (it would meet only itself)
+    return (g for g in itertools.combinations_with_replacement(strategies, players) if len(set(g)) > 1)
+
+
+def tournament_lineups(strategies, players, mode=None):
+    """Seatings whose every distinct cyclic rotation is played, so seat effects cancel (each strategy visits each
+    seat equally often), in a fixed order (the strategies'), each once.
+
+    distinct: every combination of `players` different strategies (needs at least `players` of them);
+    one-vs-rest: each strategy alone against players − 1 copies of each other strategy;
+    all: every multiset of `players` strategies with at least two different ones.
+    mode None: lineup_mode's default."""
+    strategies = list(strategies)
+    seen = set()
+    for s in strategies:
+        if s in seen:
+            raise SpecError(f"tournament lists strategy '{s}' twice; list each once (--lineups one-vs-rest or all "
+                            "seat several copies of a strategy)")
+        seen.add(s)
+    if len(strategies) < 2:
+        raise SpecError(f"a tournament needs at least two different strategies, got {len(strategies)}")
+    mode = lineup_mode(len(strategies), players, mode)
+    seatings = (r for group in _groups(strategies, players, mode) for r in _rotations(group))
+    return [list(x) for x in dict.fromkeys(seatings)]  # 2 players: a-vs-b and b-vs-a are the same seatings

@@ -12,6 +12,7 @@ computed here once; the reports and the terminal only render them. The context:
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 
 from sim import results
@@ -238,6 +239,8 @@ def context_from_run_dirs(paths, output=None) -> dict:
         context["title"] = f"{game}: sweep of {context['sweep']['param']}"
     elif kind == "tournament":
         context["tournament"] = _tournament(manifests, aggregates)
+        mode = re.search(r"--lineups (\S+)", command or "")
+        context["tournament"]["mode"] = mode.group(1) if mode else None
         context["title"] = f"{game}: tournament of {len(context['tournament']['strategies'])} strategies"
     elif len(runs) > 1 and len({m.get("game") for m in manifests}) == 1:
         context["comparison"] = {"unpaired": {"baseline": labels[0]}}

@@ -87,8 +87,12 @@ def test_plan():
     (["sweep", "straw", "--set", "break_at=5:20:5"], "out of range"),
     (["run", "straw", "--precision", "0"], "--precision must be between 0 and 0.5"),
     (["plan", "--precision", "0"], "--precision must be between 0 and 0.5"),
-    (["tournament", "straw", "--players", "3", "--strategies", "random,safe"], "at least 3 strategies"),
-    (["tournament", "straw", "--strategies", "random,random,safe,weighted"], "distinct"),
+    (["tournament", "straw", "--players", "3", "--strategies", "random,safe", "--lineups", "distinct"],
+     "--lineups distinct at 3 players needs at least 3 strategies"),
+    (["tournament", "straw", "--strategies", "random,random,safe,weighted"], "lists strategy 'random' twice"),
+    (["tournament", "straw", "--strategies", "safe"], "at least two different strategies"),
+    (["tournament", "straw", "--strategies", "safe,genius"], "unknown strategy 'genius'"),
+    (["tournament", "straw", "--strategies", "safe,random", "--lineups", "pairs"], "unknown --lineups 'pairs'"),
     (["report", "/nonexistent/run", "-o", "/tmp/x.html"], "is not a run directory"),
 ])
 def test_bad_analysis_input_is_one_line_and_exit_2(args, needle):

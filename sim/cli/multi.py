@@ -4,8 +4,8 @@ from __future__ import annotations
 import click
 
 from sim.cli.group import UserError
-from sim.cli.options import (Count, data_option, echo_reports, game_options, given_data, run_arguments, run_options,
-                             seed_option, set_option, variant_option)
+from sim.cli.options import (Count, data_option, echo_reports, game_options, given_data, lineups_option, run_arguments,
+                             run_options, seed_option, set_option, variant_option)
 
 
 def _finish(result, opts, show):
@@ -61,17 +61,19 @@ def sweep(game, players, variants, sets, strategy, seed, **opts):
 @click.argument("game")
 @click.option("--players", "-p", type=Count(None), default=None, help="Seats per game (default: the game's).")
 @click.option("--strategies", required=True,
-              help="Comma list of strategy specs; every seat rotation of every line-up is played.")
+              help="Comma list of strategy specs, each once; every seat rotation of every line-up is played.")
+@lineups_option()
 @variant_option("Rule variants, as for run.")
 @set_option("Rule or strategy parameters, as for run.")
 @seed_option()
 @data_option()
 @run_options
-def tournament(game, players, strategies, variants, sets, seed, **opts):
+def tournament(game, players, strategies, lineups, variants, sets, seed, **opts):
     """Round robin of strategies over every seat rotation (seat effects cancel): win shares, pairwise win matrix
-    and Bradley–Terry ratings with intervals. N is the total over all line-ups."""
+    and Bradley–Terry ratings with intervals. Fewer strategies than seats: --lineups one-vs-rest (the default
+    then) or all seat copies. N is the total over all line-ups."""
     from sim import api
     from sim.display import print_tournament
-    result = api.tournament(game, strategies, opts["n"], players=players, variants=variants, sets=sets, seed=seed,
-                            data=given_data(game), **run_arguments(opts, game, "tournament"))
+    result = api.tournament(game, strategies, opts["n"], players=players, lineups=lineups, variants=variants,
+                            sets=sets, seed=seed, data=given_data(game), **run_arguments(opts, game, "tournament"))
     return _finish(result, opts, print_tournament)

@@ -42,6 +42,15 @@ def variant_option(help="A rule variant; repeat or join with '+' to combine (ran
     return click.option("--variant", "-v", "variants", multiple=True, help=help)
 
 
+def lineups_option():
+    """--lineups distinct|one-vs-rest|all (sim.multirun.tournament_lineups); checked there, after the strategies."""
+    return click.option("--lineups", default=None, metavar="distinct|one-vs-rest|all",
+                        help="How line-ups are formed: distinct (combinations of different strategies), one-vs-rest "
+                             "(each strategy alone against copies of each other one), all (every mix of at least "
+                             "two strategies); default distinct when there are at least as many strategies as "
+                             "seats, else one-vs-rest.")
+
+
 def set_option(help):
     return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help=help)
 
