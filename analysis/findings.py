@@ -1,13 +1,14 @@
 """Everything a report or the terminal says about a set of runs, computed once from aggregates and run metadata.
 
-    analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=None, kind="run") -> dict
+    analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=None, kind="run", skill=None) -> dict
 
 runs: [{"label", "aggregate", "unit" (the length column's name), "players"}]. The result holds, per run, the seat
 tests (analysis.seats) and balance metrics (analysis.balance); the paired differences of a compare or sweep
 (analysis.compare, each configuration against the base of its own player count); for crossed designs (several
 player counts × several variants or values) one row per (variant, player count) saying whether the variant changes
 seat advantage there; unpaired differences of runs that could not be paired; a sweep's best value (per seat
-count); a tournament's ratings, totals, pairwise intervals and a pooled seat check; and the verdict sentences
+count); a tournament's ratings, totals, pairwise intervals and a pooled seat check; a skill ladder's matrices, index,
+dominance and variant differences (analysis/skill.py); and the verdict sentences
 (analysis/verdict.py).
 Reports (reports/html.py) and the terminal (sim/display.py) render this and compute nothing of their own.
 """
@@ -157,14 +158,14 @@ def _unpaired(runs, analysed, labels, paired, baseline):
     return df if len(df) else None
 
 
-def analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=None, kind="run") -> dict:
+def analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=None, kind="run", skill=None) -> dict:
     """The analysis of a report's runs (module docstring)."""
     from analysis.verdict import verdict_sentences
     analysed = [analyse_run(r["aggregate"], r["unit"], r.get("convergence")) for r in runs]
     labels = [r["label"] for r in runs]
     players_of = {r["label"]: r["aggregate"].players for r in runs}
     out = {"runs": analysed, "paired": None, "crossed": [], "unpaired": None, "sweep_best": None,
-           "tournament": None, "kind": kind}
+           "tournament": None, "skill": None, "kind": kind}
     if paired and paired.get("variants"):
         out["paired"] = paired_differences(paired)
         out["crossed"] = crossed_effects(out["paired"], players_of)
@@ -174,5 +175,8 @@ def analyse(runs, paired=None, unpaired_baseline=None, sweep=None, tournament=No
         out["sweep_best"] = _sweep_best(runs, analysed)
     if tournament:
         out["tournament"] = _tournament(tournament, runs)
+    if skill:
+        from analysis.skill import analyse_skill
+        out["skill"] = analyse_skill(skill, runs)
     out["verdict"] = verdict_sentences(runs, out, sweep)
     return out

@@ -16,6 +16,7 @@ from analysis.findings import family
 from analysis.seats import format_p
 
 MAX_SENTENCES = 6
+LINEUP_KINDS = ("tournament", "skill")  # reports of strategy line-ups, where seats tell little about the rules
 
 
 def signed(x, digits=1):
@@ -77,7 +78,7 @@ def _fairness(runs, findings):
     """One sentence: the single run's seat test, or the base configuration's at every player count."""
     analysed = findings["runs"]
     crossed = findings["crossed"]
-    if findings["kind"] == "tournament":
+    if findings["kind"] in LINEUP_KINDS:
         return []
     if len(runs) == 1:
         return [_cap(_seat_phrase(analysed[0]["advantage"])[0]) + "."]
@@ -280,10 +281,13 @@ def verdict_sentences(runs, findings, sweep=None):
     """[{"text", "href"}], at most MAX_SENTENCES, ranked (module docstring)."""
     ranked = [(s, "#seats") for s in _fairness(runs, findings)]
     ranked += [(s, "#tournament") for s in _tournament(findings)]
+    if findings.get("skill"):
+        from analysis.skill import skill_sentences
+        ranked += [(s, "#skill") for s in skill_sentences(findings["skill"])]
     ranked += [(s, "#crossed" if len({r["players"] for r in findings["crossed"]}) > 1 else "#comparison")
                for s in _fairness_changes(findings)]
     ranked += [(s, "#sweep") for s in _sweep_sentence(findings, sweep or {})]
-    if findings["kind"] != "tournament":  # line-ups of different strategies: their lengths say little about rules
+    if findings["kind"] not in LINEUP_KINDS:  # line-ups of different strategies: their lengths say little of rules
         ranked += [(s, "#length") for s in _length(runs, findings)]
         ranked += [(s, "#balance") for s in _decisiveness_and_ties(runs, findings)]
     return [{"text": text, "href": href} for text, href in ranked[:MAX_SENTENCES]]

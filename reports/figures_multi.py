@@ -110,9 +110,10 @@ def sweep_figure(param, values, panels, title=None):
 
 
 @_styled
-def heatmap_figure(strategies, wins, games, lo=None, hi=None, title="Pairwise results"):
-    """Share of common games where the row strategy ranked strictly better than the column one, the value (and,
-    with lo/hi, its 95% interval) written in each cell."""
+def heatmap_figure(strategies, wins, games, lo=None, hi=None, title="Pairwise results",
+                   value_label="row ranked better than column (% of common games)"):
+    """Share of common games where the row strategy ranked strictly better than the column one (or what `wins`
+    counts, named by value_label), the value (and, with lo/hi, its 95% interval) written in each cell."""
     wins, games = np.asarray(wins, float), np.asarray(games, float)
     rate = np.divide(100 * wins, games, out=np.full(wins.shape, np.nan), where=games > 0)
     np.fill_diagonal(rate, np.nan)
@@ -144,7 +145,7 @@ def heatmap_figure(strategies, wins, games, lo=None, hi=None, title="Pairwise re
     ax.set_ylabel("row strategy")
     ax.set_title(wrap(title, TITLE_WRAP))
     bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    bar.set_label(wrap("row ranked better than column (% of common games)", 30))
+    bar.set_label(wrap(value_label, 30))
     if key:
         legend_below(fig, [], key)
     return fig

@@ -7,7 +7,8 @@ analysis (analysis.findings) computed once; this module formats and draws it and
 The report opens with the verdict (id="verdict": at most six ranked sentences, each linking to its evidence);
 everything else follows in collapsible sections: what was run, seats, scores, game length, balance metrics,
 variant comparison, crossed designs (one panel per player count), sweep curves, tournament, convergence. A
-tournament report leads with ratings, the pairwise matrix and the line-ups, with seat effects only as a check.
+tournament report leads with ratings, the pairwise matrix and the line-ups, with seat effects only as a check; a
+skill report (sim skill) with the ladder, its win-share matrix, the luck-vs-skill index and dominance per variant.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import os
 from datetime import datetime, timezone
 
 from analysis.seats import format_p
-from analysis.verdict import signed
+from analysis.verdict import LINEUP_KINDS, signed
 from reports.formatting import MAX_PANELS, metric_cell, num, pct, thin
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -144,19 +145,20 @@ def build_view(context):
     shown = thin(views, MAX_PANELS)
     svg = lambda fig: Markup(figures.to_svg(fig)) if fig is not None else None  # noqa: E731
     seat_fig = None
-    if kind != "tournament" and (kind != "sweep" or len(views) <= MAX_PANELS):
+    lineups = kind in LINEUP_KINDS  # strategy line-ups: seat tables per line-up say little
+    if not lineups and (kind != "sweep" or len(views) <= MAX_PANELS):
         groups = []
         for v in shown:
             sh, lo, hi = v.shares()
             groups.append({"label": v.label, "shares": sh, "lo": lo, "hi": hi, "fair": 1 / v.players})
         seat_fig = figures.win_share_figure(groups, title="Win share per seat with 95% Wilson intervals")
-    panels = shown if kind != "tournament" else shown[:1]
+    panels = shown if not lineups else shown[:1]
     score_fig = figures.score_distribution_figure([(v.label, v.agg.score_hist) for v in panels])
     units = {v.unit for v in views}
     length_fig = figures.length_figure([(v.label, v.agg.length_hist) for v in panels],
                                        unit=" / ".join(sorted(units)), title="Game length")
     conv_panels, rebuilt = [], False
-    for v in thin(views, 4) if kind != "tournament" else []:
+    for v in thin(views, 4) if not lineups else []:
         if v.convergence_points:
             conv_panels.append((v.label, v.convergence_points, 1 / v.players))
             rebuilt = rebuilt or v.convergence_rebuilt
@@ -165,6 +167,9 @@ def build_view(context):
     crossed = sections.crossed(found)
     sweep = sections.sweep(context.get("sweep"), found, views)
     tournament = sections.tournament(found)
+    skill = sections.skill(found)
+    for part in (skill or {}).get("variants", []):
+        part["heatmap"] = svg(part["heatmap"])
     for part in [*(comparison or {}).values(), crossed, sweep]:
         if part:
             part["figure"] = svg(part["figure"])
@@ -179,7 +184,7 @@ def build_view(context):
         "generated": context.get("generated") or datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "total_games": f"{total_games:,}", "run_count": len(views),
         "what": _what_was_run(views), "verdict": found["verdict"],
-        "seat_tables": [] if kind == "tournament" else
+        "seat_tables": [] if lineups else
         [{"label": v.label, "players": v.players, "n": f"{v.n:,}", "rows": v.seat_rows(),
           "test": v.advantage["test"]} for v in views],
         "seat_figure": svg(seat_fig), "score_figure": svg(score_fig), "length_figure": svg(length_fig),
@@ -187,6 +192,7 @@ def build_view(context):
         "length_rows": [v.length_row() for v in views], "metric_labels": [v.label for v in views],
         "metric_rows": _metric_rows(views),
         "comparison": comparison, "crossed": crossed, "sweep": sweep, "tournament": tournament,
+        "skill": skill, "lineups": lineups,
         "convergence": {"figure": svg(conv_fig), "rebuilt": rebuilt, "labels": [p[0] for p in conv_panels]}
         if conv_fig else None,
     }

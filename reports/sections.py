@@ -172,3 +172,45 @@ def tournament(found):
             "seat_check": seat_check, "regularised": bool(t["ratings"]["regularised"].any()),
             "mode": t.get("mode"), "mode_words": LINEUP_MODES.get(t.get("mode")), "copies": bool(t.get("copies")),
             "per_lineup": f"{t['lineups'][0]['n']:,}" if t["lineups"] else "0"}
+
+
+def skill(found):
+    """The skill ladder (analysis/skill.py): per variant the index, dominance, ratings and a win-share heatmap;
+    the paired differences of the index between variants."""
+    k = found.get("skill")
+    if not k:
+        return None
+    variants = []
+    for v in k["variants"]:
+        x, totals = v["index"], v["totals"].set_index("strategy")
+        dominant = [r["strategy"] for r in v["dominance"] if r["dominates"]]
+        variants.append({
+            "variant": v["variant"], "strongest": v["strongest"] or "–",
+            "share": f"{pct(x['share'])} [{pct(x['lo'])}, {pct(x['hi'])}]" if x else "–",
+            "n": f"{x['n']:,}" if x else "–",
+            "index": f"{x['index']:.2f} [{x['index_lo']:.2f}, {x['index_hi']:.2f}]" if x else "–",
+            "dominant": ", ".join(dominant) or "none",
+            "met": f"{int(v['met'][0, 1]):,}" if len(v["strategies"]) > 1 else "0",
+            "ratings": [{"rank": i + 1, "strategy": r.strategy,
+                         "elo": f"{signed(r.elo, 0)} [{signed(r.elo_lo, 0)}, {signed(r.elo_hi, 0)}]",
+                         "share": f"{pct(totals.loc[r.strategy, 'win_share'])} [{pct(totals.loc[r.strategy, 'win_lo'])}"
+                                  f", {pct(totals.loc[r.strategy, 'win_hi'])}]",
+                         "n": f"{int(totals.loc[r.strategy, 'seat_games']):,}"}
+                        for i, r in enumerate(v["ratings"].itertuples())],
+            "dominance": [{"strategy": r["strategy"], "dominates": r["dominates"],
+                           "verdict": "yes" if r["dominates"] else "no",
+                           "against": "; ".join(f"{a['opponent']} {pct(a['share'])} [{pct(a['lo'])}, {pct(a['hi'])}] "
+                                                f"({format_p(a['p_holm'])}, n = {a['n']:,})" for a in r["against"])}
+                          for r in v["dominance"]],
+            "heatmap": figures_multi.heatmap_figure(v["strategies"], v["share"] * v["games"], v["games"], v["lo"],
+                                                    v["hi"], title=f"{v['variant']}: win share, row rung against "
+                                                                   "column rung",
+                                                    value_label="row's win share against column (%; shared "
+                                                                "ranks half)")})
+    differences = [{"variant": d["variant"], "reference": d["reference"], "diff": signed(d["diff"], 2),
+                    "interval": f"[{signed(d['lo'], 2)}, {signed(d['hi'], 2)}]", "p": format_p(d["p_holm"]),
+                    "significant": d["significant"], "changes": "yes" if d["significant"] else "no",
+                    "batches": d["batches"]} for d in k["differences"]]
+    first = k["variants"][0]
+    return {"rungs": k["rungs"], "players": k["players"], "fair": pct(1 / k["players"]), "variants": variants,
+            "differences": differences, "lineups": first["lineups"], "per_lineup": f"{first['per_lineup']:,}"}

@@ -12,8 +12,8 @@ import sys
 
 __version__ = "0.1.0"
 
-API = ("SimError", "configure", "run", "compare", "sweep", "tournament", "trace", "RunReport", "Comparison",
-       "Sweep", "Tournament", "Trace")
+API = ("SimError", "configure", "run", "compare", "sweep", "tournament", "skill", "trace", "RunReport", "Comparison",
+       "Sweep", "Tournament", "Skill", "Trace")
 SEARCH_API = ("tune", "tune_strategy", "TuneResult")  # sim/api_search.py
 
 

@@ -4,6 +4,7 @@
     sim.compare(game, n, variants=[...])  -> Comparison     several configurations on the same games
     sim.sweep(game, param, values, n)     -> Sweep          one parameter over a range, same games
     sim.tournament(game, strategies, n)   -> Tournament     strategies over every seat rotation
+    sim.skill(game, n, players=P)         -> Skill          the ladder random -> heuristics -> tuned
     sim.trace(game, game_index, ...)      -> Trace          one game of a run, event by event
 
 Bad input raises sim.SimError (one line, the line the CLI prints). Nothing is written unless `out=` is given; a run
@@ -15,7 +16,7 @@ parameters as "strategy.param"), seed, data ({"table": "file.csv"}).
 """
 from __future__ import annotations
 
-from sim.api_results import Comparison, RunReport, Sweep, Tournament, Trace
+from sim.api_results import Comparison, RunReport, Skill, Sweep, Tournament, Trace
 from sim.spec import SpecError as SimError
 
 DEFAULT_N = 100_000
@@ -164,12 +165,12 @@ def reproduce(game_id, command, counts, variants, sets, strategy, seed, n, extra
 
 
 def _run_multi(wrap, kind, configs, labels, n, command, out, threads, chunk_size, scheduler, workers,
-               connect_timeout, progress, report, html):
+               connect_timeout, progress, report, html, extra_manifest=None):
     """Play the configurations, wrap(outcome) into the API's result, and write its reports."""
     from sim.pipeline import execute_multi
     with _backend(threads, scheduler, workers, connect_timeout) as backend:
         result = wrap(execute_multi(kind, configs, labels, n, command, out=out, backend=backend, progress=progress,
-                                    chunk_size=chunk_size))
+                                    chunk_size=chunk_size, extra_manifest=extra_manifest))
     return _with_reports(result, report, html)
 
 
@@ -262,6 +263,76 @@ def lineup_configs(spec, players, seatings, variants, sets, seed, data):
                              strategy_sets, dict(data or {})) for seating in seatings]
 
 
+def skill(game, n=DEFAULT_N, *, players=None, variants=(), tuned=(), sets=None, seed=1, data=None, out=None,
+          threads=None, chunk_size=None, scheduler=None, workers=None, connect_timeout=None, progress=False,
+          report=True, html=None):
+    """The skill ladder: random, every shipped heuristic of the game, then the `tuned` specs (strategy spec strings,
+    or tune.json files / `sim tune-strategy` run directories whose best.spec is read), each alone against copies of
+    each other rung in every seat rotation (one-vs-rest line-ups, the same seeds). Every variant entry ('base',
+    'a', 'a+b') plays the whole ladder; n is the games of one variant, split evenly over the line-ups. Returns a
+    Skill: pairwise win shares, ratings, the luck-vs-skill index, dominance, each variant's change of the index
+    (analysis/skill.py has the definitions)."""
+    from sim.multirun import tournament_lineups
+    spec = _game(game)
+    _check_html(html)
+    players = players if players is not None else spec.default_players
+    rungs = skill_rungs(spec, tuned, sets)
+    seatings = tournament_lineups(rungs, players, "one-vs-rest")
+    entries = [variants] if isinstance(variants, str) else list(variants or ()) or ["base"]
+    names = ["+".join(split_variants([v])) or "base" for v in entries]
+    if len(set(names)) != len(names):
+        raise SimError(f"skill lists the same variant twice: {', '.join(names)}")
+    configs, labels, groups = [], [], []
+    for name, entry in zip(names, entries):
+        mine = lineup_configs(spec, players, seatings, [entry], sets, seed, data)
+        groups.append({"variant": name, "runs": list(range(len(configs), len(configs) + len(mine)))})
+        labels += [(f"{name}: " if len(names) > 1 else "") + " | ".join(s.label for s in c.seats) for c in mine]
+        configs += mine
+    section = {"rungs": rungs, "players": players, "variants": groups}
+    command = reproduce(spec.id, "skill", [players], entries if variants else [], _set_items(sets), None, seed, n,
+                        [part for label in rungs[len(spec.strategies):] for part in ("--tuned", label)])
+    return _run_multi(lambda outcome: Skill(outcome, section), "skill", configs, labels,
+                      max(1, n // len(seatings)), command, out, threads, chunk_size, scheduler, workers,
+                      connect_timeout, progress, report, html, extra_manifest={"skill": section})
+
+
+def _tuned_items(tuned):
+    return [tuned] if isinstance(tuned, str) else list(tuned or ())
+
+
+def tuned_spec(item):
+    """A --tuned value -> a strategy spec: the spec itself, or best.spec of a tune.json (or of the run directory
+    of `sim tune-strategy` holding one)."""
+    import json
+    import os
+    path = os.path.join(item, "tune.json") if os.path.isdir(item) else item
+    if not (path.endswith(".json") or os.path.isdir(item)):
+        return item
+    try:
+        with open(path, encoding="utf-8") as f:
+            best = (json.load(f).get("best") or {}).get("spec")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise SimError(f"--tuned {item}: cannot read a tune-strategy result ({exc})") from None
+    if not best:
+        raise SimError(f"--tuned {item}: {path} holds no best.spec (a `sim tune-strategy` result has one)")
+    return best
+
+
+def skill_rungs(spec, tuned=(), sets=None):
+    """random, the game's other shipped strategies in their order, then each tuned spec as its seat label (the
+    canonical spec that reproduces it); a tuned spec that plays as an existing rung is refused."""
+    from sim.seats import parse_seat
+    shipped = [s.name for s in spec.strategies]
+    rungs = [name for name in shipped if name == "random"] + [name for name in shipped if name != "random"]
+    _, strategy_sets = parse_sets(_set_items(sets))
+    for item in _tuned_items(tuned):
+        label = parse_seat(spec, tuned_spec(item), strategy_sets).label
+        if label in rungs:
+            raise SimError(f"--tuned {item} plays as {label}, already a rung of the ladder: {', '.join(rungs)}")
+        rungs.append(label)
+    return rungs
+
+
 def trace(game, game_index, *, players=None, variants=(), strategies=None, sets=None, seed=1, data=None):
     """Game `game_index` of the run with these options, event by event (the same game as in sim.run)."""
     from sim.tracing import trace_game
@@ -270,5 +341,5 @@ def trace(game, game_index, *, players=None, variants=(), strategies=None, sets=
     return Trace(config, game_index, events, record)
 
 
-__all__ = ["SimError", "configure", "run", "compare", "sweep", "tournament", "trace", "RunReport", "Comparison",
-           "Sweep", "Tournament", "Trace"]
+__all__ = ["SimError", "configure", "run", "compare", "sweep", "tournament", "skill", "trace", "RunReport",
+           "Comparison", "Sweep", "Tournament", "Skill", "Trace"]

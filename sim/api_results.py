@@ -281,3 +281,77 @@ class Trace:
 
     def __repr__(self):
         return f"<Trace {self.config.game.id} game {self.game_index}: {len(self.events)} events>"
+
+
+class Skill:
+    """A skill ladder (sim.skill): `rungs`, `variants`; DataFrames `index` (the luck-vs-skill index per variant),
+    `pairwise` (each rung's win share against each other, shared ranks half), `ratings` (Bradley–Terry per
+    variant), `dominance` (per variant and rung: does it beat every other), `differences` (each variant's index
+    minus the reference's, paired); `analysis` is analysis.skill.analyse_skill's dict."""
+
+    def __init__(self, outcome, section):
+        from analysis.skill import analyse_skill
+        self.outcome, self.section = outcome, section
+        self.labels, self.multi, self.results = outcome.labels, outcome.multi, outcome.multi.results
+        self.run_dir, self.command = outcome.run_dir, outcome.command
+        self.rungs, self.players = list(section["rungs"]), section["players"]
+        self.variants = [v["variant"] for v in section["variants"]]
+        runs = [{"seat_labels": [s.label for s in r.config.seats], "aggregate": r.aggregate} for r in self.results]
+        self.analysis = analyse_skill(section, runs)
+        self.report_files = []
+
+    @cached_property
+    def context(self):
+        """The report context (sim.reporting), kind "skill"."""
+        from sim.reporting import outcome_context
+        title = f"{self.results[0].config.game.title}: skill ladder at {self.players} players"
+        return outcome_context(self.outcome, title, skill=self.section)
+
+    @property
+    def complete(self):
+        return all(r.complete for r in self.results)
+
+    @property
+    def per_lineup(self):
+        return self.results[0].aggregate.n
+
+    @property
+    def index(self):
+        import pandas as pd
+        columns = ["variant", "strategy", "share", "lo", "hi", "n", "fair", "index", "index_lo", "index_hi"]
+        return pd.DataFrame([{"variant": v["variant"], **{k: v["index"][k] for k in columns[1:]}}
+                             for v in self.analysis["variants"] if v["index"]], columns=columns)
+
+    @property
+    def pairwise(self):
+        import pandas as pd
+        rows = []
+        for v in self.analysis["variants"]:
+            for i, a in enumerate(v["strategies"]):
+                for j, b in enumerate(v["strategies"]):
+                    if i != j:
+                        rows.append({"variant": v["variant"], "strategy": a, "opponent": b, "share": v["share"][i, j],
+                                     "lo": v["lo"][i, j], "hi": v["hi"][i, j], "n": int(v["met"][i, j])})
+        return pd.DataFrame(rows)
+
+    @property
+    def ratings(self):
+        import pandas as pd
+        return pd.concat([v["ratings"].assign(variant=v["variant"]) for v in self.analysis["variants"]],
+                         ignore_index=True)
+
+    @property
+    def dominance(self):
+        import pandas as pd
+        return pd.DataFrame([{"variant": v["variant"], "strategy": r["strategy"], "dominates": r["dominates"]}
+                             for v in self.analysis["variants"] for r in v["dominance"]])
+
+    @property
+    def differences(self):
+        import pandas as pd
+        columns = ["variant", "reference", "diff", "lo", "hi", "p", "p_holm", "significant", "batches", "n"]
+        return pd.DataFrame(self.analysis["differences"], columns=columns)
+
+    def __repr__(self):
+        return (f"<Skill ladder {' → '.join(self.rungs)} at {self.players} players, {len(self.variants)} "
+                f"variant(s), {self.per_lineup:,} games per line-up>")

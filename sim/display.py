@@ -246,3 +246,50 @@ def print_tournament(result, found):
     for _, r in t["ratings"].iterrows():
         click.echo(f"  {r['strategy']}: {signed(r['elo'], 0)} [{signed(r['elo_lo'], 0)}, {signed(r['elo_hi'], 0)}]")
     print_verdict(found)
+
+
+def _share_cell(share, lo, hi):
+    return f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def print_skill(result, found):
+    """A sim.Skill: per variant the ladder (ratings, win shares), the pairwise win-share matrix, the index and
+    dominance; the paired index differences; the verdict. found: the context's analysis (its "skill")."""
+    from analysis.skill import dominance_phrase, index_phrase
+    from analysis.verdict import signed
+    k = found["skill"]
+    cfg = result.results[0].config
+    click.echo(f"{cfg.game.title} · {k['players']} players · ladder {' → '.join(k['rungs'])} · "
+               f"{k['variants'][0]['lineups']} line-ups (each rung alone against copies of each other, every seat "
+               f"rotation) × {k['variants'][0]['per_lineup']:,} games per line-up, same seeds")
+    for v in k["variants"]:
+        click.echo()
+        click.echo(f"variant {v['variant']}:")
+        totals = v["totals"].set_index("strategy")
+        rows = [[r.strategy, f"{signed(r.elo, 0)} [{signed(r.elo_lo, 0)}, {signed(r.elo_hi, 0)}]",
+                 _share_cell(totals.loc[r.strategy, "win_share"], totals.loc[r.strategy, "win_lo"],
+                             totals.loc[r.strategy, "win_hi"]), f"{int(totals.loc[r.strategy, 'seat_games']):,}"]
+                for r in v["ratings"].itertuples()]
+        click.echo(_table(["rung", "rating (Elo) [95%]", "win share [95%]", "seat-games"], rows,
+                          ["<", ">", ">", ">"]))
+        names = v["strategies"]
+        rows = [[f"{i + 1} {a}"] + ["—" if i == j else _share_cell(v["share"][i, j], v["lo"][i, j], v["hi"][i, j])
+                                    for j in range(len(names))] for i, a in enumerate(names)]
+        click.echo(f"pairwise win share of the row rung against the column rung (shared ranks half) [95% Wilson "
+                   f"interval on the {int(v['met'][0, 1]):,} games each pair played]:")
+        click.echo(_table(["vs →"] + [str(i + 1) for i in range(len(names))], rows))
+        if v["index"]:
+            click.echo(index_phrase(v, k["players"]) + ".")
+        click.echo(dominance_phrase(v) + ".")
+    if k["differences"]:
+        from analysis.seats import format_p
+        click.echo()
+        click.echo(f"change of the index vs {k['reference']} (paired on the same seeds, batch means, Holm over the "
+                   "variants):")
+        rows = [[d["variant"], f"{signed(d['diff'], 2)}", f"[{signed(d['lo'], 2)}, {signed(d['hi'], 2)}]",
+                 format_p(d["p_holm"]), "yes" if d["significant"] else "no"] for d in k["differences"]]
+        click.echo(_table(["variant", "index change", "95% interval", "p (Holm)", "changes how much skill matters"],
+                          rows, ["<", ">", ">", ">", "<"]))
+    click.echo("luck-vs-skill index: the strongest rung's win share alone against P − 1 random seats, minus the fair "
+               "share 1/P, divided by 1 − 1/P (0 = luck decides, 1 = skill decides; docs/skill.md)")
+    print_verdict(found)

@@ -162,9 +162,10 @@ def save_result(run_dir, result, summary, n_for_command, files=(), extra=None, c
     return manifest
 
 
-def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, progress=True, chunk_size=None):
+def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, progress=True, chunk_size=None,
+                  extra_manifest=None):
     """Play the configurations together on the same games; with `out`, one sub-directory per configuration and
-    the parent's manifest listing them."""
+    the parent's manifest listing them (plus extra_manifest's entries: how a report reads the run back)."""
     backend = backend or LocalBackend()
     parent = results.prepare_run_dir(out) if out else None
     multi = _play(backend, configs, n, parent, progress, chunk_size=chunk_size)
@@ -177,7 +178,7 @@ def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, 
     summaries = [summarize(r.aggregate, r.config) for r in multi.results]
     outcome = MultiOutcome(kind, list(labels), multi, summaries, parent, command)
     if parent is not None:
-        info = {**backend.describe(), **({"fault": fault} if fault else {})}
+        info = {**backend.describe(), **(extra_manifest or {}), **({"fault": fault} if fault else {})}
         outcome.saved = save_multi(parent, labels, multi, n, kind, command, info or None, summaries)
     if fault:  # the games before it are a valid partial run, as for one configuration
         raise SpecError(fault + _kept(n_done, parent))

@@ -3,10 +3,11 @@
 This is the one place that reads run directories back. Every context carries the summaries and the analysis
 (analysis.findings.analyse: seat tests, balance metrics, paired differences, crossed effects, ratings, verdict),
 computed here once; the reports and the terminal only render them. The context:
-    {"title", "kind": "run"|"compare"|"sweep"|"tournament"|"report", "command",
+    {"title", "kind": "run"|"compare"|"sweep"|"tournament"|"skill"|"report", "command",
      "runs": [{"label", "manifest", "summary", "aggregate", "convergence", "unit", "seat_labels"}],
      "comparison": {"paired": {...}} | {"unpaired": {"baseline": label}} | None,
-     "sweep": {"param", "values"} | None, "tournament": {"strategies", "wins", "games"} | None,
+     "sweep": {"param", "values"} | None, "tournament": {"strategies", "wins", "games", "mode"} | None,
+     "skill": {"rungs", "players", "variants": [{"variant", "runs": [run indices]}]} | None,
      "analysis": what analysis.findings.analyse returns}
 """
 from __future__ import annotations
@@ -94,7 +95,7 @@ def with_analysis(context):
     context["analysis"] = analyse(context["runs"], paired=comparison.get("paired"),
                                   unpaired_baseline=(comparison.get("unpaired") or {}).get("baseline"),
                                   sweep=context.get("sweep"), tournament=context.get("tournament"),
-                                  kind=context.get("kind", "run"))
+                                  kind=context.get("kind", "run"), skill=context.get("skill"))
     return context
 
 
@@ -109,12 +110,12 @@ def run_context(outcome):
                           "tournament": None})
 
 
-def multi_context(kind, title, command, saved, multi, comparison=None, sweep=None, tournament=None):
-    """The context of a compare, sweep or tournament: `saved` as sim.pipeline.save_multi returns it."""
+def multi_context(kind, title, command, saved, multi, comparison=None, sweep=None, tournament=None, skill=None):
+    """The context of a compare, sweep, tournament or skill ladder: `saved` as sim.pipeline.save_multi returns it."""
     runs = [_entry(label, manifest, summary, result.aggregate, conv)
             for (label, _, summary, manifest), result, conv in zip(saved, multi.results, multi.convergence)]
     return with_analysis({"title": title, "kind": kind, "command": command, "runs": runs,
-                          "comparison": comparison, "sweep": sweep, "tournament": tournament})
+                          "comparison": comparison, "sweep": sweep, "tournament": tournament, "skill": skill})
 
 
 def outcome_context(outcome, title, **sections):
@@ -177,6 +178,18 @@ def _tournament(manifests, aggregates):
     return {"strategies": names, "wins": wins.tolist(), "games": games.tolist()}
 
 
+def _saved_skill(paths, one_parent):
+    """The "skill" entry a `sim skill` run directory's manifest keeps, when `paths` are all of its sub-runs."""
+    if not one_parent:
+        return None
+    parent = os.path.join(os.path.dirname(os.path.normpath(os.path.abspath(paths[0]))), results.MANIFEST)
+    manifest = read_object(parent) if os.path.isfile(parent) else {}
+    section = manifest.get("skill")
+    if not section or len(manifest.get("runs") or []) != len(paths):
+        return None
+    return section
+
+
 def _labels(manifests, paths):
     """Short labels: the saved label, else what differs between the runs (variants, players, sets, seats)."""
     if all(m.get("label") for m in manifests) and len({m["label"] for m in manifests}) == len(manifests):
@@ -218,6 +231,7 @@ def context_from_run_dirs(paths, output=None) -> dict:
     parts = {m.get("part_of") for m in manifests}
     kind = parts.pop() if len(parts) == 1 and None not in parts else "report"
     parents = {os.path.dirname(os.path.normpath(os.path.abspath(p))) for p in paths}
+    one_parent = len(parents) == 1
     command = manifests[0].get("command", "") if len(paths) == 1 else ""
     if kind != "report" and len(parents) == 1:
         parent_manifest = os.path.join(parents.pop(), "manifest.json")
@@ -237,6 +251,9 @@ def context_from_run_dirs(paths, output=None) -> dict:
                 values.append(raw)
         context["sweep"] = {"param": labels[0].split("=")[0], "values": values}
         context["title"] = f"{game}: sweep of {context['sweep']['param']}"
+    elif kind == "skill" and _saved_skill(paths, one_parent):
+        context["skill"] = _saved_skill(paths, True)
+        context["title"] = f"{game}: skill ladder at {context['skill']['players']} players"
     elif kind == "tournament":
         context["tournament"] = _tournament(manifests, aggregates)
         mode = re.search(r"--lineups (\S+)", command or "")

@@ -77,3 +77,27 @@ def tournament(game, players, strategies, lineups, variants, sets, seed, **opts)
     result = api.tournament(game, strategies, opts["n"], players=players, lineups=lineups, variants=variants,
                             sets=sets, seed=seed, data=given_data(game), **run_arguments(opts, game, "tournament"))
     return _finish(result, opts, print_tournament)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", "-p", type=Count(None), default=None, help="Seats per game (default: the game's).")
+@variant_option("A rule configuration whose ladder is played ('base' for none, 'a+b' combines); repeat for several: "
+                "each is compared with base on the same seeds.")
+@click.option("--tuned", multiple=True, metavar="SPEC|tune.json",
+              help="A tuned rung above the shipped heuristics: a strategy spec (weighted:w1=0.3), or a tune.json / "
+                   "`sim tune-strategy` run directory whose best.spec is used; repeatable.")
+@set_option("Rule or strategy parameters, as for run.")
+@seed_option()
+@data_option()
+@run_options
+def skill(game, players, variants, tuned, sets, seed, **opts):
+    """The skill ladder random -> every shipped heuristic -> tuned specs, each rung alone against copies of each
+    other in every seat rotation: the win-share matrix, a luck-vs-skill index (0 = luck decides, 1 = skill does),
+    whether one strategy dominates, and per variant whether it changes how much skill matters (docs/skill.md).
+    N is the games of one variant, split evenly over the line-ups."""
+    from sim import api
+    from sim.display import print_skill
+    result = api.skill(game, opts["n"], players=players, variants=variants, tuned=tuned, sets=sets, seed=seed,
+                       data=given_data(game), **run_arguments(opts, game, "skill"))
+    return _finish(result, opts, print_skill)
