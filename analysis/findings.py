@@ -123,7 +123,8 @@ def _tournament(tournament, runs):
     lo, hi = pairwise_intervals(wins, games, met)
     return {"strategies": names, "wins": wins, "games": games, "met": met, "lo": lo, "hi": hi,
             "mode": tournament.get("mode"), "copies": any(len(set(labels)) < len(labels) for labels, _ in lineups),
-            "ratings": bradley_terry(wins, names, per_game=met, compared=games), "totals": strategy_totals(lineups, names),
+            "ratings": bradley_terry(wins, names, per_game=met, compared=games),
+            "totals": strategy_totals(lineups, names),
             "lineups": [{"label": r["label"], "n": r["aggregate"].n} for r in runs],
             "seat_check": seat_advantage(pooled) if pooled is not None else None}
 

@@ -10,9 +10,10 @@ given, the remaining games (neither better: shared ranks) count half a win to ea
 multi-player game are not independent; the Fisher intervals treat them as if they were, which is accurate for
 2-player games and somewhat narrow for more. When a line-up seats copies (one game then holds several comparisons
 of one pair, strongly dependent), `per_game[i, j]` (games both played) scales each pair's information by
-per_game / comparisons, so that a game counts once in the intervals; the ratings themselves use every comparison. When some strategy never wins or never loses against the rest (the
-win graph is not strongly connected) the maximum-likelihood ratings are infinite; then every pair that met gets
-half a pseudo-win each way (a light prior) and the table says `regularised`.
+per_game / comparisons, so that a game counts once in the intervals; the ratings themselves use every comparison.
+When some strategy never wins or never loses against the rest (the win graph is not strongly connected) the
+maximum-likelihood ratings are infinite; then every pair that met gets half a pseudo-win each way (a light prior)
+and the table says `regularised`.
 
 No maintained library is used: `choix` would add a dependency for ~30 lines, and it gives no standard errors.
 """

@@ -1,7 +1,9 @@
-"""The example reports in docs/examples/ (`make examples`): one small run per game, and a compare, a sweep and a
-tournament, all from fixed seeds (the same games and numbers every time) and small n (quick to make).
+"""The example reports in docs/examples/ (`make examples`): one small run per game, and a compare, a sweep, a
+tournament and a skill ladder, all from fixed seeds (the same games and numbers every time) and small n (quick to
+make).
 
     python -m reports.examples [FOLDER]        # default docs/examples
+    python -m reports.examples --only skill-straw.html     # one multi-configuration example alone
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ MULTI = [
      "sweep", dict(param="break_at", values="40:60:5", players=3)),
     ("tournament-straw.html", "Straw: four strategies in a 2-player round robin",
      "tournament", dict(strategies="random,safe,straw-hunter,weighted", players=2)),
+    ("skill-straw.html", "Straw: the skill ladder at 2 players, base against deck-b",
+     "skill", dict(players=2, variants=["base", "deck-b"])),
 ]
 
 
@@ -66,19 +70,39 @@ def make(folder=DEFAULT_FOLDER):
                                           comparison={"paired": result.paired_sums},
                                           sweep={"param": result.param, "values": result.values})
             else:
-                result = sim.tournament("straw", n=MULTI_N, seed=SEED, out=out, **options)
-                context = outcome_context(result.outcome, f"Straw: tournament of {len(result.names)} strategies",
-                                          tournament=result.section())
+                context = multi_example(kind, options, out)
             written.append(_write(context, folder, name))
     return written
+
+
+def multi_example(kind, options, out):
+    """The report context of a tournament or skill example."""
+    import sim
+    from sim.reporting import outcome_context
+    if kind == "skill":
+        return sim.skill("straw", MULTI_N, seed=SEED, out=out, **options).context
+    result = sim.tournament("straw", n=MULTI_N, seed=SEED, out=out, **options)
+    return outcome_context(result.outcome, f"Straw: tournament of {len(result.names)} strategies",
+                           tournament=result.section())
+
+
+def make_one(name, folder=DEFAULT_FOLDER):
+    """One of the multi-configuration examples (by file name) alone: quicker than remaking all of them."""
+    kind, options = next((kind, options) for file, _, kind, options in MULTI if file == name)
+    with tempfile.TemporaryDirectory(prefix="sim-examples-") as scratch:
+        return _write(multi_example(kind, options, os.path.join(scratch, name)), folder, name)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", default=DEFAULT_FOLDER)
+    ap.add_argument("--only", choices=[name for name, *_ in MULTI], help="remake this one example only")
     args = ap.parse_args(argv)
     print(f"writing example reports to {args.folder}:")
-    make(args.folder)
+    if args.only:
+        make_one(args.only, args.folder)
+    else:
+        make(args.folder)
     return 0
 
 

@@ -1,5 +1,6 @@
 """docs/examples/ holds the committed example reports `make examples` writes: one per game (its file name contains
-the game id) and a compare, a sweep and a tournament, each a complete report that opens with its verdict."""
+the game id) and a compare, a sweep, a tournament and a skill ladder, each a complete report that opens with its
+verdict."""
 import os
 import re
 from html.parser import HTMLParser
@@ -15,7 +16,7 @@ EXPECTED = [name for name, *_ in example_runs()] + [name for name, *_ in MULTI]
 def test_every_game_has_an_example_and_every_kind_is_there():
     for game_id in game_ids():
         assert any(game_id in name for name, *_ in example_runs()), game_id
-    assert [kind for *_, kind, _ in MULTI] == ["compare", "sweep", "tournament"]
+    assert [kind for *_, kind, _ in MULTI] == ["compare", "sweep", "tournament", "skill"]
 
 
 @pytest.mark.parametrize("name", EXPECTED)
