@@ -165,12 +165,13 @@ def reproduce(game_id, command, counts, variants, sets, strategy, seed, n, extra
 
 
 def _run_multi(wrap, kind, configs, labels, n, command, out, threads, chunk_size, scheduler, workers,
-               connect_timeout, progress, report, html, extra_manifest=None):
-    """Play the configurations, wrap(outcome) into the API's result, and write its reports."""
+               connect_timeout, progress, report, html, extra_manifest=None, lineups=1):
+    """Play the configurations, wrap(outcome) into the API's result, and write its reports (lineups: see
+    sim.pipeline.execute_multi)."""
     from sim.pipeline import execute_multi
     with _backend(threads, scheduler, workers, connect_timeout) as backend:
         result = wrap(execute_multi(kind, configs, labels, n, command, out=out, backend=backend, progress=progress,
-                                    chunk_size=chunk_size, extra_manifest=extra_manifest))
+                                    chunk_size=chunk_size, extra_manifest=extra_manifest, lineups=lineups))
     return _with_reports(result, report, html)
 
 
@@ -252,7 +253,7 @@ def tournament(game, strategies, n=DEFAULT_N, *, players=None, lineups=None, var
                         ["--strategies", text, "--lineups", mode])
     return _run_multi(lambda outcome: Tournament(outcome, mode), "tournament", configs, labels,
                       max(1, n // len(seatings)), command, out, threads, chunk_size, scheduler, workers,
-                      connect_timeout, progress, report, html)
+                      connect_timeout, progress, report, html, lineups=len(seatings))
 
 
 def lineup_configs(spec, players, seatings, variants, sets, seed, data):
@@ -293,7 +294,8 @@ def skill(game, n=DEFAULT_N, *, players=None, variants=(), tuned=(), sets=None, 
                         [part for label in rungs[len(spec.strategies):] for part in ("--tuned", label)])
     return _run_multi(lambda outcome: Skill(outcome, section), "skill", configs, labels,
                       max(1, n // len(seatings)), command, out, threads, chunk_size, scheduler, workers,
-                      connect_timeout, progress, report, html, extra_manifest={"skill": section})
+                      connect_timeout, progress, report, html, extra_manifest={"skill": section},
+                      lineups=len(seatings))
 
 
 def _tuned_items(tuned):

@@ -163,9 +163,11 @@ def save_result(run_dir, result, summary, n_for_command, files=(), extra=None, c
 
 
 def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, progress=True, chunk_size=None,
-                  extra_manifest=None):
+                  extra_manifest=None, lineups=1):
     """Play the configurations together on the same games; with `out`, one sub-directory per configuration and
-    the parent's manifest listing them (plus extra_manifest's entries: how a report reads the run back)."""
+    the parent's manifest listing them (plus extra_manifest's entries: how a report reads the run back). The
+    command's --n counts the games of `lineups` configurations together (a tournament's or a skill ladder's
+    line-ups; 1 for compare and sweep)."""
     backend = backend or LocalBackend()
     parent = results.prepare_run_dir(out) if out else None
     multi = _play(backend, configs, n, parent, progress, chunk_size=chunk_size)
@@ -179,13 +181,13 @@ def execute_multi(kind, configs, labels, n, command, *, out=None, backend=None, 
     outcome = MultiOutcome(kind, list(labels), multi, summaries, parent, command)
     if parent is not None:
         info = {**backend.describe(), **(extra_manifest or {}), **({"fault": fault} if fault else {})}
-        outcome.saved = save_multi(parent, labels, multi, n, kind, command, info or None, summaries)
+        outcome.saved = save_multi(parent, labels, multi, n, kind, command, info or None, summaries, lineups)
     if fault:  # the games before it are a valid partial run, as for one configuration
         raise SpecError(fault + _kept(n_done, parent))
     return outcome
 
 
-def save_multi(parent, labels, multi, n, kind, command, extra=None, summaries=None):
+def save_multi(parent, labels, multi, n, kind, command, extra=None, summaries=None, lineups=1):
     """One sub-directory per configuration (NN-label) with its manifest and summary, and the parent's manifest
     listing them; returns [(label, sub-directory, summary, manifest)]."""
     summaries = summaries or [summarize(r.aggregate, r.config) for r in multi.results]
@@ -198,7 +200,7 @@ def save_multi(parent, labels, multi, n, kind, command, extra=None, summaries=No
         saved.append((label, sub, summary, manifest))
     first = multi.results[0]
     if not first.complete:  # the command of a partial run plays exactly the games it kept
-        command = re.sub(r"--n \d+", f"--n {first.aggregate.n}", command)
+        command = re.sub(r"--n \d+", f"--n {first.aggregate.n * lineups}", command)
     results.write_json_atomic(os.path.join(parent, results.MANIFEST), {
         "kind": kind, "game": first.config.game.id, "rules_version": first.config.game.version,
         "package_version": results.PACKAGE_VERSION, "seed": first.config.seed, "n_requested": n,

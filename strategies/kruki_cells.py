@@ -1,15 +1,18 @@
 """Crows (`kruki`) heuristics: the (cell, shiny) options of the tile and shiny steps (KRUKI-39..41 steps 1, 2; the
 reference's `placements`, `value` and `pick`), valued incrementally: one arrival map of the board as it stands, and
-per candidate cell only the change its tile makes.
+per candidate cell only the change its tile makes; blocker's and weighted's B(β) likewise adds only the change the
+own shiny makes (`_shiny_delta`), so no option recomputes the whole map.
 """
 from sim.jit import kernel_njit
 from sim.rng import below
-from sim.games.kruki.model import add_contrib, extend_contrib, gain_all, gain_all_cached, others_cached
-from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_RULES, O_SEAT, O_SUPPLY, O_TOKEN_STACK,
-                                 R_SCORE_CAP)
-from sim.games.kruki.rules import GAP, JUNK
-from strategies.kruki_common import (P_SLACK, P_W_SLACK, final_value, legal_shinies, planes, stage1_value,
-                                     tiles_in_game, work_at)
+from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached,
+                                   others_cached)
+from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SUPPLY,
+                                 O_TOKEN_STACK, R_SCORE_CAP)
+from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
+from strategies.kruki_common import (P_SLACK, P_W_SLACK, b_at, b_order, best_untouched, legal_shinies, opp_value,
+                                     opponent_arrivals, planes, sent_to, stage1_value, tiles_in_game,
+                                     waiting_opponent, with_opp, work_at)
 
 
 @kernel_njit(_nrt=False)
@@ -88,6 +91,101 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
     Cr[c] = 0
 
 
+@kernel_njit(_nrt=False)
+def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
+    """The crow groups that see s along a row or column with no shiny between (into work[w_seen:]; returns their
+    count): a shiny on s changes the rays, so the flight plan, of these groups and of no other."""
+    n_seen = 0
+    for i in range(4):
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        x = s + d
+        while K[x] != GAP and Sh[x] < 0:
+            if Cr[x] > 0 and Fr[x] == 0:
+                work[w_seen + n_seen] = x
+                n_seen += 1
+            x += d
+    return n_seen
+
+
+@kernel_njit(_nrt=False)
+def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
+    """Add sign * (the crows the group of n on x sends to each opponent's shiny) to the arrivals row at `row`."""
+    me = obs[O_SEAT]
+    m, d0, d1, d2, d3 = flight_plan(K, Sh, side, x)
+    for q in range(obs[O_PLAYERS]):
+        t = obs[O_SHINY_OF + q]
+        if q != me and t >= 0:
+            work[row + q] += sign * sent_to(m, d0, d1, d2, d3, n, t)
+
+
+@kernel_njit(_nrt=False)
+def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
+    """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
+    the third arrivals row: the second (the board without it) corrected by the groups that see s."""
+    me = obs[O_SEAT]
+    players = obs[O_PLAYERS]
+    for q in range(players):
+        work[w_arr + 2 * MAX_PLAYERS + q] = work[w_arr + MAX_PLAYERS + q]
+    owner = Sh[s]
+    for j in range(n_seen):
+        x = work[w_seen + j]
+        Sh[s] = -1
+        m0, a0, b0, c0, e0 = flight_plan(K, Sh, side, x)
+        Sh[s] = owner
+        m1, a1, b1, c1, e1 = flight_plan(K, Sh, side, x)
+        for q in range(players):
+            t = obs[O_SHINY_OF + q]
+            if q != me and t >= 0:
+                work[w_arr + 2 * MAX_PLAYERS + q] += sent_to(m1, a1, b1, c1, e1, Cr[x], t) - \
+                    sent_to(m0, a0, b0, c0, e0, Cr[x], t)
+
+
+@kernel_njit(_nrt=False)
+def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
+    """Write into the sdelta plane how every new-shiny arrival count changes when the own shiny on s (Sh[s] set)
+    joins the board: each group that sees s is taken out as it was without s and put back with it. The written
+    cells go to the shiny's touched list."""
+    a = side * side
+    sdelta = work[6 * a:7 * a]
+    smark = work[7 * a:8 * a]
+    stl = work[w_stl:]
+    owner = Sh[s]
+    Sh[s] = -1
+    for j in range(n_seen):
+        x = work[w_seen + j]
+        add_contrib(K, Sh, side, x, Cr[x], -1, sdelta, True, smark, stl)
+    Sh[s] = owner
+    for j in range(n_seen):
+        x = work[w_seen + j]
+        add_contrib(K, Sh, side, x, Cr[x], 1, sdelta, True, smark, stl)
+
+
+@kernel_njit(_nrt=False)
+def _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_seen, w_stl, w_bord, w_bval):
+    """B(β) of the position β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the
+    delta plane, `_apply_cell`) + the own shiny on s (s < 0: none; Sh[s] set): exactly `_best_new_shiny` on β. The
+    cells either change touched are re-valued; every other legal shiny keeps its B value, so the best of those is
+    the first untouched one of `b_order` (s is no longer legal). The groups that see s: `_seen_groups`."""
+    a = side * side
+    work[w_stl] = 0
+    if s >= 0:
+        _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl)
+    best = 0
+    for i in range(1, work[w_tl] + 1):
+        best = b_at(work, K, Cr, Sh, St, a, c, work[w_tl + i], ng, cap, best)
+    for i in range(1, work[w_stl] + 1):
+        best = b_at(work, K, Cr, Sh, St, a, c, work[w_stl + i], ng, cap, best)
+    if c >= 0:
+        best = b_at(work, K, Cr, Sh, St, a, c, c, ng, cap, best)
+    best = best_untouched(work, a, w_bord, w_bval, s, -1, -1, best)
+    for i in range(1, work[w_stl] + 1):  # clear sdelta and smark again
+        t = work[w_stl + i]
+        work[6 * a + t] = 0
+        work[7 * a + t] = 0
+    work[w_stl] = 0
+    return best
+
+
 @kernel_njit(inline="always", _nrt=False)
 def _merge(v, p, count, max_v, best_v, best_p, ties):
     """Fold `count` options of stage-1 value v and preference p into (max v, best (v, p), ties at the best)."""
@@ -101,24 +199,40 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 
 @kernel_njit(_nrt=False)
-def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls, w_ls2, w_ext, w_tl, w_rays,
-            c, tile, spawn, own, nls, stage, floor, key_j, key_p, target):
+def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor, key_j,
+            key_p, target):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
     single option s = -1 if there is none), one by one.
-    stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective.
-    Returns (max v1, best J, best pref, ties at the best, s of the target-th option keyed (key_j, key_p) or -2)."""
-    a = side * side
+    stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective, the opponents' arrivals from
+    the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group.
+    Returns (max v1, best J, best pref, ties at the best, s of the target-th option keyed (key_j, key_p) or -2).
+    layout: `work_at`."""
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
+     w_bord, w_bval, w_arr, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
-    gainb = work[2 * a:3 * a]
     me = obs[O_SEAT]
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
+    need_b = stage == 2 and waiting_opponent(obs)
     ls = w_ls
     ns = nls
+    row = w_arr + MAX_PLAYERS
+    if stage == 2:
+        for q in range(obs[O_PLAYERS]):
+            work[row + q] = work[w_arr + q]
     if c >= 0:
+        n_see_c = 0
+        if stage == 2:
+            n_see_c = _seen_groups(work, K, Cr, Sh, Fr, side, c, w_save)
+            for j in range(n_see_c):
+                _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], -1, row)
         _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+        for j in range(n_see_c):
+            _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], 1, row)
+        if stage == 2 and spawn > 0:
+            _shares_to_opponents(obs, work, K, Sh, side, c, spawn, 1, row)
         if tile != JUNK and spawn == 0:  # the new tile is itself a legal shiny tile: merge it in raster order
             ls = w_ls2
             j = 0
@@ -156,9 +270,14 @@ def _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_
         else:
             if v1 < floor:
                 continue
+            n_seen = 0
             if s >= 0:
                 Sh[s] = me
-            j = final_value(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, c, gainb, ng, cap)
+                n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
+            _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
+            bval = _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_aff, w_stl, w_bord, w_bval) \
+                if need_b else 0
+            j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + 2 * MAX_PLAYERS:], bval))
             if s >= 0:
                 Sh[s] = -1
         if target >= 0:
@@ -264,8 +383,9 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw)."""
-    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, wl,
-     fl) = work_at(obs)
+    layout = work_at(obs)
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
+     w_bord, w_bval, w_arr, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
@@ -293,8 +413,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             work[w_cnt + ci] = t
     else:
         gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
-        mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
-                                   w_ls2, w_ext, w_tl, w_rays, -1, tile, sp, own, nls, 1, 0.0, 0.0, 0, -1)
+        mv, bj, bp, t, f = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
+                                   1, 0.0, 0.0, 0, -1)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
@@ -304,10 +424,17 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     if mode != GREEDY:
         stage = 2
         floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
+        b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap)
+        opponent_arrivals(obs, K, Cr, Sh, Fr, side, work[w_arr:])
         for ci in range(nc):
+            if fwork[ci] < floor:  # stage 1 left fwork[ci] = the cell's best v1: none of its options is kept
+                fwork[ci] = -1e300
+                work[w_pref + ci] = -1
+                work[w_cnt + ci] = 0
+                continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
-            mv, bj, bp, t, f = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff,
-                                       w_ls, w_ls2, w_ext, w_tl, w_rays, c, tile, sp, own, nls, 2, floor, 0.0, 0, -1)
+            mv, bj, bp, t, f = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
+                                       nls, 2, floor, 0.0, 0, -1)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -330,9 +457,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 if i < work[w_cnt + ci]:
                     c = obs[cells_at + ci] if n_cells >= 0 else -1
                     chosen_ci = ci
-                    chosen_s = _scan_c(obs, params, mode, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, w_aff, w_ls,
-                                       w_ls2, w_ext, w_tl, w_rays, c, tile, sp, own, nls, stage, floor, best_j, best_p,
-                                       i)[4]
+                    chosen_s = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
+                                       nls, stage, floor, best_j, best_p, i)[4]
                     break
                 i -= work[w_cnt + ci]
     for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices)

@@ -3,11 +3,11 @@ observation, and the values of a hypothetical position β (docs/rules/kruki.md �
 `_Eval`): V_me (`stage1_value`), B(β) and Opp(β) (`final_value`).
 """
 from sim.jit import kernel_njit
-from sim.games.kruki.model import arrivals_at, gain_all, score_points
+from sim.games.kruki.model import arrivals_at, div_small, gain_all, score_points
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
                                  O_N_TILES, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS, PL_FROZEN,
                                  PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
-from sim.games.kruki.rules import EMPTY, JUNK, N_KINDS, STRATEGIES
+from sim.games.kruki.rules import EMPTY, JUNK, MAX_PLAYERS, N_KINDS, STRATEGIES
 
 # Strategy parameter columns: the order of StrategyInfo.params in rules.STRATEGIES.
 _COL = {s.name: {p: i for i, p in enumerate(s.params)} for s in STRATEGIES}
@@ -16,20 +16,26 @@ P_LAMBDA, P_SLACK, P_B_JUNK_MARGIN = (_COL["blocker"][p] for p in ("lambda", "sl
 P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "w2", "w3", "w4", "w5", "slack"))
 
 
-# Scratch: `work` int32 (work_len) = six side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
-# delta (their change after a hypothetical tile) | gainB (B(β) inside Opp) | flag (TWO_CROWS shortcut) | mark (cells
-# in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a crow group, else 0) —
+# Scratch: `work` int32 (work_len) = eight side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
+# delta (their change after a hypothetical tile) | gainB (B(β) inside Opp, computed in full) | flag (TWO_CROWS
+# shortcut) | mark (cells in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a
+# crow group, else 0) | sdelta (the change of the arrivals after the own hypothetical shiny) | smark (cells in the
+# shiny's touched list); delta, mark, sdelta and smark are zero between uses —
 # then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
 # log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
-# preference, and the sorted shinies, then the ray cache (8 per crow group);
+# preference, and the sorted shinies, then the ray cache (8 per crow group), the shiny's touched list (count, then
+# cells), the legal shinies by their B value, best first (count, then cells), and those values, then three rows of
+# the crows arriving at each seat's shiny (by seat): on the board as it stands, after a hypothetical change, after a
+# second one (tile, then shiny);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values.
+N_WORK_PLANES = 8  # the side*side planes at the start of work
 @kernel_njit(_nrt=False)
 def work_layout(side, n, crows):
     """Offsets into work and fwork for n tiles in the game (see above); the last two are their lengths."""
     a = side * side
     mc = 4 * n + 10
-    w_cnt = 6 * a
+    w_cnt = N_WORK_PLANES * a
     w_pref = w_cnt + mc
     w_aff = w_pref + mc
     w_ls = w_aff + mc
@@ -40,10 +46,14 @@ def work_layout(side, n, crows):
     w_tl = w_ext + 3 * (n + 2)
     w_grp = w_tl + n + 4  # group sizes | touched members | preferences | shinies by value, n + 2 each
     w_rays = w_grp + 4 * (n + 2)
+    w_stl = w_rays + 8 * (n + 2)
+    w_bord = w_stl + n + 4
+    w_bval = w_bord + n + 3
+    w_arr = w_bval + n + 2
     f_kind = mc
     f_grp = f_kind + 8  # per-shiny values | per-group values, n + 2 each
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
-            w_rays + 8 * (n + 2), f_grp + 2 * (n + 2))
+            w_stl, w_bord, w_bval, w_arr, w_arr + 3 * MAX_PLAYERS, f_grp + 2 * (n + 2))
 
 
 @kernel_njit(_nrt=False)
@@ -109,21 +119,89 @@ def _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, ca
 
 
 @kernel_njit(_nrt=False)
-def _opp(obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
-    """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny), B(β) (q has not moved yet) or 0."""
+def b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap):
+    """The legal shinies of the board as it stands by their B value (the points of a new shiny there, gain0 crows),
+    best first: a hypothetical position then re-values only the cells it touched and takes the best of the others
+    from here (`best_untouched`)."""
+    gain0 = work[0:K.shape[0]]
+    for i in range(nls):  # insertion sort, best first
+        t = work[w_ls + i]
+        v = score_points(K[t], St[t], ng, cap, gain0[t])
+        j = i
+        while j > 0 and work[w_bval + j - 1] < v:
+            work[w_bord + 1 + j] = work[w_bord + j]
+            work[w_bval + j] = work[w_bval + j - 1]
+            j -= 1
+        work[w_bord + 1 + j] = t
+        work[w_bval + j] = v
+    work[w_bord] = nls
+
+
+@kernel_njit(inline="always", _nrt=False)
+def b_at(work, K, Cr, Sh, St, a, c, t, ng, cap, best):
+    """max(best, the points of a new shiny on t in β) when t is a legal shiny tile of β: gain0 + delta + sdelta
+    crows there (gain0 is stale on the hypothetical tile's cell c)."""
+    if K[t] != JUNK and Cr[t] == 0 and Sh[t] < 0:
+        n = (work[t] if t != c else 0) + work[a + t] + work[6 * a + t]
+        v = score_points(K[t], St[t], ng, cap, n)
+        if v > best:
+            return v
+    return best
+
+
+@kernel_njit(inline="always", _nrt=False)
+def sent_to(m, d0, d1, d2, d3, n, target):
+    """Crows a group of n with flight plan (m, d0..d3) sends to target (KRUKI-26)."""
+    if m > 0 and (d0 == target or d1 == target or d2 == target or d3 == target):
+        return div_small(n, m)
+    return 0
+
+
+@kernel_njit(_nrt=False)
+def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
+    """max(best, the B value of the best legal shiny of `b_order` that no change touched — in neither the mark nor the
+    smark plane — and that is none of skip_a, skip_b, skip_c, the cells whose legality the change decides)."""
+    for k in range(work[w_bord]):
+        t = work[w_bord + 1 + k]
+        if t != skip_a and t != skip_b and t != skip_c and work[4 * a + t] == 0 and work[7 * a + t] == 0:
+            return max(best, work[w_bval + k])
+    return best
+
+
+@kernel_njit(_nrt=False)
+def waiting_opponent(obs):
+    """Whether an opponent has no shiny and has not moved yet: only then does Opp(β) need B(β)."""
+    me = obs[O_SEAT]
+    for q in range(obs[O_PLAYERS]):
+        if q != me and obs[O_SHINY_OF + q] < 0 and obs[O_MOVED + q] == 0:
+            return True
+    return False
+
+
+@kernel_njit(_nrt=False)
+def opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr):
+    """arr[q] = the crows on opponent q's shiny after a flight on the board as it stands (q with a shiny)."""
+    me = obs[O_SEAT]
+    for q in range(obs[O_PLAYERS]):
+        s = obs[O_SHINY_OF + q]
+        if q != me and s >= 0:
+            arr[q] = arrivals_at(K, Cr, Sh, Fr, side, s)
+
+
+@kernel_njit(_nrt=False)
+def opp_value(obs, K, St, ng, cap, arr, bval):
+    """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny, arr[q] crows arrive there), B(β) = bval (q
+    has not moved yet) or 0."""
     me = obs[O_SEAT]
     players = obs[O_PLAYERS]
     total = 0
-    bval = -1
     for q in range(players):
         if q == me:
             continue
         s = obs[O_SHINY_OF + q]
         if s >= 0:
-            total += score_points(K[s], St[s], ng, cap, arrivals_at(K, Cr, Sh, Fr, side, s))
+            total += score_points(K[s], St[s], ng, cap, arr[q])
         elif obs[O_MOVED + q] == 0:
-            if bval < 0:
-                bval = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap)
             total += bval
     return total / (players - 1)
 
@@ -144,15 +222,26 @@ def stage1_value(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, toke
     return float(pts), pref
 
 
-@kernel_njit(_nrt=False)
-def final_value(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
-    """J: greedy v1; blocker v1 - lambda * Opp; weighted v1 + w4 * Opp."""
-    if mode == GREEDY:
-        return v1
-    o = _opp(obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap)
+@kernel_njit(inline="always", _nrt=False)
+def with_opp(mode, params, v1, o):
+    """J of blocker (v1 - lambda * Opp) and weighted (v1 + w4 * Opp)."""
     if mode == BLOCKER:
         return v1 - params[P_LAMBDA] * o
     return v1 + params[P_W4] * o
+
+
+@kernel_njit(_nrt=False)
+def final_value(mode, params, v1, obs, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, ng, cap):
+    """J: greedy v1; blocker v1 - lambda * Opp; weighted v1 + w4 * Opp, with Opp(β) computed in full (the gainB
+    plane and the first arrivals row of work)."""
+    if mode == GREEDY:
+        return v1
+    a = side * side
+    arr = work[work_at(obs)[18]:]  # w_arr
+    opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr)
+    bval = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, work[2 * a:3 * a], ng, cap) \
+        if waiting_opponent(obs) else 0
+    return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, arr, bval))
 
 
 @kernel_njit(_nrt=False)

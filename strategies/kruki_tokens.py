@@ -3,19 +3,19 @@ KRUKI-40/41; the reference's token candidates, valued as J of the board after th
 """
 from sim.jit import kernel_njit
 from sim.rng import below
-from sim.games.kruki.model import arrivals_at, div_small, flight_plan, score_points
+from sim.games.kruki.model import add_contrib, arrivals_at, div_small, flight_plan, gain_all, score_points
 from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, O_AT_OPT_B, O_CTX_PAIR_A,
-                                 O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_NO_GRAVEYARDS, O_RULES, O_SEAT,
-                                 O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
-from sim.games.kruki.rules import GAP, GRAVESTONES, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
-from strategies.kruki_common import final_value, index_of, planes, stage1_value
+                                 O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_NO_GRAVEYARDS, O_PLAYERS,
+                                 O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
+from sim.games.kruki.rules import GAP, GRAVESTONES, MAX_PLAYERS, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
+from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, index_of, legal_shinies, opp_value,
+                                     planes, sent_to, stage1_value, waiting_opponent, with_opp, work_at)
 
 
 # ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
 @kernel_njit(_nrt=False)
 def _token_value(obs, params, mode, work, kind, ta, tb, td):
     """J of β = the board after the token (kind < 0: pass); the own shiny is already placed (or absent)."""
-    a = obs[O_SIDE] * obs[O_SIDE]
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     me = obs[O_SEAT]
     my = obs[O_SHINY_OF + me]
@@ -36,7 +36,7 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
         v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, n, my, 0, False, False)
     else:
         v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
-    j = final_value(mode, params, v1, obs, K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, work[2 * a:3 * a], ng, cap)
+    j = final_value(mode, params, v1, obs, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, ng, cap)
     if kind == GRAVESTONES:
         St[ta] -= 1
     elif kind == NO_FLOCKING:
@@ -46,6 +46,104 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
         Cr[tb] += 1
         Cr[td] -= 2
     return j
+
+
+@kernel_njit(_nrt=False)
+def _moves_base(obs, work):
+    """What blocker's and weighted's crow-moving tokens (TWO_CROWS, NO_FLOCKING) are valued against: the arrival map
+    gain0 of the board as it stands, its legal shinies by B value (`b_order`) and the crows arriving at every seat's
+    shiny (the first arrivals row)."""
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    layout = work_at(obs)
+    w_ls, w_bord, w_bval, w_arr = layout[5], layout[16], layout[17], layout[18]
+    gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:side * side])
+    nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
+    b_order(work, K, St, w_ls, nls, w_bord, w_bval, obs[O_NO_GRAVEYARDS], obs[O_RULES + R_SCORE_CAP])
+    for q in range(obs[O_PLAYERS]):
+        s = obs[O_SHINY_OF + q]
+        if s >= 0:
+            work[w_arr + q] = arrivals_at(K, Cr, Sh, Fr, side, s)
+
+
+@kernel_njit(_nrt=False)
+def _moves_value(obs, params, mode, work, kind, ta, tb, td):
+    """`_token_value` of TWO_CROWS (ta, tb -> td) or NO_FLOCKING (on ta) for blocker and weighted, from `_moves_base`:
+    such a token changes the crows (flying crows: not frozen, not on a shiny) of at most three cells and no flight
+    plan (plans depend on the board and the shinies only, KRUKI-26), so the arrivals at each shiny change by those
+    cells' shares and the new-shiny map by those cells' contributions (`add_contrib`); B(β) re-values the touched
+    cells and takes the rest from `b_order`."""
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    a = side * side
+    layout = work_at(obs)
+    w_x, w_tl, w_bord, w_bval, w_arr = layout[4], layout[10], layout[16], layout[17], layout[18]
+    me = obs[O_SEAT]
+    my = obs[O_SHINY_OF + me]
+    players = obs[O_PLAYERS]
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    nx = 0  # the changed cells: cell, flying crows before, crows before, after, after (5 ints each)
+    for i in range(3 if kind == TWO_CROWS else 1):
+        x = ta if i == 0 else (tb if i == 1 else td)
+        if i == 1 and tb == ta:
+            continue
+        work[w_x + 5 * nx] = x
+        work[w_x + 5 * nx + 1] = Cr[x] if Fr[x] == 0 and Sh[x] < 0 else 0
+        work[w_x + 5 * nx + 2] = Cr[x]
+        nx += 1
+    if kind == TWO_CROWS:
+        Cr[ta] -= 1
+        Cr[tb] -= 1
+        Cr[td] += 2
+    else:
+        Fr[ta] += 1
+    for j in range(nx):
+        x = work[w_x + 5 * j]
+        work[w_x + 5 * j + 3] = Cr[x] if Fr[x] == 0 and Sh[x] < 0 else 0
+        work[w_x + 5 * j + 4] = Cr[x]
+    for q in range(players):
+        work[w_arr + MAX_PLAYERS + q] = work[w_arr + q]
+    for j in range(nx):
+        at = w_x + 5 * j
+        x, f0, c0, f1, c1 = work[at], work[at + 1], work[at + 2], work[at + 3], work[at + 4]
+        m, d0, d1, d2, d3 = flight_plan(K, Sh, side, x)
+        for q in range(players):
+            s = obs[O_SHINY_OF + q]
+            if s >= 0:
+                work[w_arr + MAX_PLAYERS + q] += sent_to(m, d0, d1, d2, d3, f1, s) - \
+                    sent_to(m, d0, d1, d2, d3, f0, s) + (c1 - c0 if x == s else 0)
+    if my >= 0:
+        v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, work[w_arr + MAX_PLAYERS + me], my, 0, False,
+                             False)
+    else:
+        v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
+    bval = 0
+    if waiting_opponent(obs):
+        delta = work[a:2 * a]
+        mark = work[4 * a:5 * a]
+        tl = work[w_tl:]
+        for j in range(nx):
+            x, f0, f1 = work[w_x + 5 * j], work[w_x + 5 * j + 1], work[w_x + 5 * j + 3]
+            if f0 > 0:
+                add_contrib(K, Sh, side, x, f0, -1, delta, True, mark, tl)
+            if f1 > 0:
+                add_contrib(K, Sh, side, x, f1, 1, delta, True, mark, tl)
+        for i in range(1, tl[0] + 1):
+            bval = b_at(work, K, Cr, Sh, St, a, -1, tl[i], ng, cap, bval)
+        for j in range(nx):
+            bval = b_at(work, K, Cr, Sh, St, a, -1, work[w_x + 5 * j], ng, cap, bval)
+        bval = best_untouched(work, a, w_bord, w_bval, work[w_x], work[w_x + 5] if nx > 1 else -1,
+                              work[w_x + 10] if nx > 2 else -1, bval)
+        for i in range(1, tl[0] + 1):
+            delta[tl[i]] = 0
+            mark[tl[i]] = 0
+        tl[0] = 0
+    if kind == TWO_CROWS:
+        Cr[ta] += 1
+        Cr[tb] += 1
+        Cr[td] -= 2
+    else:
+        Fr[ta] -= 1
+    return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], bval))
 
 
 @kernel_njit(_nrt=False)
@@ -88,6 +186,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     cap = obs[O_RULES + R_SCORE_CAP]
     best = -1e300
     ties = 0
+    prepared = False
     for kind in range(4):
         if (allow >> kind) & 1 == 0:
             continue
@@ -95,6 +194,9 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
             continue
         if (kind == GRAVESTONES or kind == TWO_CROWS) and my < 0:
             continue
+        if (kind == TWO_CROWS or kind == NO_FLOCKING) and mode != GREEDY and not prepared:
+            _moves_base(obs, work)
+            prepared = True
         if kind == TWO_CROWS:
             fast = mode == GREEDY
             base = 0
@@ -131,7 +233,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                                 n += _moved_share(flag, Cr, ta, -1) + _moved_share(flag, Cr, tb, -1)
                             v = float(score_points(K[my], St[my], ng, cap, n))
                         else:
-                            v = _token_value(obs, params, mode, work, TWO_CROWS, ta, tb, td)
+                            v = _moves_value(obs, params, mode, work, TWO_CROWS, ta, tb, td)
                         if target >= 0:
                             if v == key:
                                 if ties == target:
@@ -151,7 +253,10 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
             t = my if kind == GRAVESTONES else (tiles[i] if kind == NO_FLOCKING else -1)
             if kind == NO_FLOCKING and Cr[t] <= 0:
                 continue
-            v = _token_value(obs, params, mode, work, kind, t, -1, -1)
+            if kind == NO_FLOCKING:
+                v = _moves_value(obs, params, mode, work, kind, t, -1, -1)
+            else:
+                v = _token_value(obs, params, mode, work, kind, t, -1, -1)
             if target >= 0:
                 if v == key:
                     if ties == target:

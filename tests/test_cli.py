@@ -256,7 +256,8 @@ def test_ctrl_c_ends_a_multi_run_with_a_valid_partial_run_and_exit_130(tmp_path,
     assert "(partial: interrupted)" in out.decode()
     manifest = json.loads((out_dir / "manifest.json").read_text())
     assert manifest["status"] == "partial" and 0 < manifest["n_games"] < 500000000
-    assert f"--n {manifest['n_games']}" in manifest["command"]
+    lineups = len(manifest["runs"]) if command[0] == "tournament" else 1  # a tournament's --n is its total
+    assert f"--n {manifest['n_games'] * lineups}" in manifest["command"]
     for run in manifest["runs"]:
         part = json.loads((out_dir / run["dir"] / "manifest.json").read_text())
         assert part["status"] == "partial" and part["n_games"] == manifest["n_games"]

@@ -49,7 +49,8 @@ PARAMS = (
     Param("draw_per_turn", 3, 1, 5, "cards drawn at the end of a turn (RACE-16)"),
     Param("hand_limit", 7, 3, 15, "hand limit after the end-of-turn draw (RACE-18)"),
     Param("take_cards", 2, 1, 4, "cards drawn by the take-2 action (RACE-31)"),
-    Param("start_player", START_RANDOM, -1, 1, "seat index of the start player (0 = seat 1, 1 = seat 2); -1 = drawn at random (RACE-7)"),
+    Param("start_player", START_RANDOM, -1, 1, "seat index of the start player (0 = seat 1, 1 = seat 2); -1 = drawn at "
+          "random (RACE-7)"),
     Param("max_turns", 400, 50, 5000, "safety cap on turns; the game is then adjudicated (RACE-35)"),
     Param("osprey_joker", 0, 0, 1, "1: English-edition joker (variant osprey-joker, RACE-21)"),
     Param("fixed_mix_draw", 0, 0, 1, "1: fix the pile mix before drawing (variant fixed-mix-draw, RACE-17)"),

@@ -56,7 +56,8 @@ PARAMS = (
     Param("hand_keep", 4, 1, 10, "cards kept at setup; also the hand size throughout (at most deal)"),
     Param("gnome_pool", 75, 1, 999, "gnomes in the pool (999 = effectively unlimited)"),
     Param("festival_min", 3, 1, 8, "filled cards of its colour a `festival` needs"),
-    Param("first_player", -1, -1, MAX_PLAYERS - 1, "-1 = random; otherwise the seat index that starts round 1 (0 = seat 1)"),
+    Param("first_player", -1, -1, MAX_PLAYERS - 1,
+          "-1 = random; otherwise the seat index that starts round 1 (0 = seat 1)"),
     # Mode flags set by the variants (SKRZATY §6); ordinary 0/1 parameters.
     Param("market_ranked", 0, 0, 1, "1 = step-3 pick in ranking order instead of reverse (variant market-ranked)"),
     Param("market_keep", 0, 0, 1, "1 = Market leftovers stay and step 1 only refills (variant market-keep)"),
