@@ -1,4 +1,5 @@
-"""Throughput, compile time, start-up time and peak memory of every registered game (`make bench`).
+"""Throughput, compile time, start-up time and peak memory of every registered game (`make bench`), and Straw
+against its C yardstick (benchmarks/c/straw_random.c, built with the system compiler when there is one).
 
 Measures, per game: games/s with random play at every player count, and with each shipped heuristic at the
 game's default player count, at 1 thread and at all threads; cold-compile time (empty numba cache) and cached
@@ -81,6 +82,32 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
+def c_games_per_second(players, games=3_000_000):
+    """Games/s of benchmarks/c/straw_random.c (Straw, random play, one thread), built with the system compiler;
+    None when there is none."""
+    import shutil
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        exe = os.path.join(folder, "straw_random")
+        subprocess.run([compiler, "-O3", "-march=native", "-o", exe, os.path.join(HERE, "c", "straw_random.c")],
+                       check=True)
+        out = subprocess.run([exe, str(games), str(players), "12345"], check=True, capture_output=True, text=True)
+    return float(out.stdout.split()[2])
+
+
+def c_yardstick_lines(spec, seconds, players=4):
+    """The kernel against the C yardstick, side by side in this run (issue: Straw random at >= 0.7x C per core)."""
+    c = c_games_per_second(players)
+    if c is None:
+        return ["- C yardstick: no C compiler here, not measured", ""]
+    kernel = games_per_second(spec, players, "random", 1, seconds)
+    print(f"straw {players}p random: kernel {kernel:,.0f} vs C {c:,.0f} games/s on one thread", flush=True)
+    return [f"- {players}p random on one thread: kernel {kernel:,.0f} games/s, C yardstick "
+            f"(benchmarks/c/straw_random.c, cc -O3) {c:,.0f} games/s: {kernel / c:.2f}x C", ""]
+
+
 def bench_game(game_id, seconds, memory, cold):
     spec = get_game(game_id)
     all_threads = numba.config.NUMBA_NUM_THREADS
@@ -94,6 +121,8 @@ def bench_game(game_id, seconds, memory, cold):
         lines.append(f"| {players} | {strategy} | {one:,.0f} | {many:,.0f} |")
         print(f"{spec.id} {players}p {strategy}: {one:,.0f} / {many:,.0f} games/s", flush=True)
     lines.append("")
+    if game_id == "straw":
+        lines += c_yardstick_lines(spec, seconds)
     if cold:
         lines.append(f"- cold compile (empty cache, import + first games): {cold_compile_seconds(game_id):.1f} s")
     lines.append(f"- cached start of `sim run {game_id} --n 1000`: {cached_start_seconds(game_id):.2f} s")

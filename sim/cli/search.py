@@ -2,8 +2,10 @@
 sim.api_search."""
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import shutil
 import sys
 
 import click
@@ -64,10 +66,8 @@ def _progress(quiet, trials):
 def _finish(result, html, quiet, length_unit):
     from reports.tune import format_metric, verdict
     content = result.content
-    if html:
-        from reports.tune import render_tune
-        with open(html, "w", encoding="utf-8") as f:
-            f.write(render_tune(content, length_unit=length_unit))
+    if html:  # a copy of the report the API wrote into the study's folder (the command line always gives one)
+        shutil.copyfile(os.path.join(result.out_dir, "report.html"), html)
         click.echo(f"report: {html}")
     if not quiet:
         labels = content["targets"]
