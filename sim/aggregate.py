@@ -102,40 +102,30 @@ class Aggregate:
     @classmethod
     def from_chunk(cls, game, players, seat_out, game_out, start=0):
         """The aggregate of games start .. start+len(game_out)-1."""
+        from sim.block_sums import block_sums
+        return cls.from_sums(game, players, len(game_out), block_sums(
+            seat_out, game_out, start, game.all_game_columns.index(game.length_column), BATCHES))
+
+    @classmethod
+    def from_sums(cls, game, players, n, sums):
+        """The aggregate of n games from what sim.block_sums.block_sums returned for them."""
         agg = cls(players, game.all_seat_columns, game.all_game_columns)
-        seat = seat_out.astype(np.int64)
-        gm = game_out.astype(np.int64)
-        n = agg.n = gm.shape[0]
         if n == 0:
             return agg
-        a = agg.arrays
-        a["seat_sum"], a["seat_sumsq"] = seat.sum(axis=0), (seat * seat).sum(axis=0)
-        a["seat_min"], a["seat_max"] = seat.min(axis=0), seat.max(axis=0)
-        a["game_sum"], a["game_sumsq"] = gm.sum(axis=0), (gm * gm).sum(axis=0)
-        a["game_min"], a["game_max"] = gm.min(axis=0), gm.max(axis=0)
-        scores, ranks, win = seat[:, :, 0], seat[:, :, 1], seat[:, :, 2]
-        length = gm[:, game.all_game_columns.index(game.length_column)]
+        agg.n = n
+        (seat_sum, seat_sumsq, seat_min, seat_max, game_sum, game_sumsq, game_min, game_max, rank_counts,
+         pair_wins, outright, totals, batch_n, batch_length, batch_ties, batch_margin, batch_win, batch_score,
+         score_lo, score_counts, length_lo, length_counts) = sums
+        agg.arrays.update(seat_sum=seat_sum, seat_sumsq=seat_sumsq, seat_min=seat_min, seat_max=seat_max,
+                          game_sum=game_sum, game_sumsq=game_sumsq, game_min=game_min, game_max=game_max,
+                          rank_counts=rank_counts, pair_wins=pair_wins, outright=outright, ties=totals[0:1],
+                          margin_sum=totals[1:2], margin_sumsq=totals[2:3], batch_n=batch_n, batch_win=batch_win,
+                          batch_score=batch_score, batch_length=batch_length, batch_ties=batch_ties,
+                          batch_margin=batch_margin)
         for s in range(players):
-            a["rank_counts"][s] = np.bincount(ranks[:, s] - 1, minlength=players)[:players]
-            for o in range(players):
-                if o != s:
-                    a["pair_wins"][s, o] = int((ranks[:, s] < ranks[:, o]).sum())
-            agg.score_hist[s].add(scores[:, s])
-        agg.length_hist.add(length)
-        winners = (ranks == 1).sum(axis=1)
-        tie = winners > 1
-        a["outright"] = ((ranks == 1) & ~tie[:, None]).sum(axis=0)
-        a["ties"][0] = int(tie.sum())
-        margin = winning_margin(scores, ranks, tie)
-        a["margin_sum"][0], a["margin_sumsq"][0] = int(margin.sum()), int((margin * margin).sum())
-        batch = (start + np.arange(n)) % BATCHES
-        a["batch_n"] = np.bincount(batch, minlength=BATCHES)
-        a["batch_length"] = np.bincount(batch, weights=length, minlength=BATCHES).astype(np.int64)
-        a["batch_ties"] = np.bincount(batch, weights=tie, minlength=BATCHES).astype(np.int64)
-        a["batch_margin"] = np.bincount(batch, weights=margin, minlength=BATCHES).astype(np.int64)
-        for s in range(players):
-            a["batch_win"][:, s] = np.bincount(batch, weights=win[:, s], minlength=BATCHES).astype(np.int64)
-            a["batch_score"][:, s] = np.bincount(batch, weights=scores[:, s], minlength=BATCHES).astype(np.int64)
+            width = int(seat_max[s, 0] - score_lo[s]) + 1
+            agg.score_hist[s] = IntHistogram(score_lo[s], score_counts[s, :width])
+        agg.length_hist = IntHistogram(length_lo[0], length_counts)
         return agg
 
     def win_shares_point(self):

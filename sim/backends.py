@@ -54,9 +54,9 @@ def play_chunk(configs, inputs, start, count):
     aggregates, paired, outputs, metrics = [], [], [], []
     partners = pairing(configs)
     for i, (config, inp) in enumerate(zip(configs, inputs)):
-        seat_out, game_out = run_chunk(config, config.seed, start, count, inp)
+        seat_out, game_out, aggregate = run_chunk(config, config.seed, start, count, inp, aggregate=True)
         outputs.append((seat_out, game_out))
-        aggregates.append(Aggregate.from_chunk(config.game, config.players, seat_out, game_out, start))
+        aggregates.append(aggregate)
         sums = None
         # per-game metrics only when there is something to pair with
         metrics.append(game_metrics(config, seat_out, game_out) if len(configs) > 1 else None)

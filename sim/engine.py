@@ -100,28 +100,36 @@ class RunResult:
         return self.aggregate.n / self.seconds if self.seconds > 0 else 0.0
 
 
-def run_chunk(config, seed, start, count, inputs=None):
-    """Play games start .. start+count-1; returns (seat_out(count, P, S), game_out(count, G)) as int32.
+def run_chunk(config, seed, start, count, inputs=None, aggregate=False):
+    """Play games start .. start+count-1; returns (seat_out(count, P, S), game_out(count, G)) as int32, and with
+    aggregate=True their Aggregate too.
 
     The chunk is cut into blocks that the engine's threads play at once, each by one call of the game's kernel
-    (`play_games`, compiled without the GIL), each writing its own rows of the outputs."""
+    (`play_games`, compiled without the GIL), each writing its own rows of the outputs; each block's sums
+    (sim/block_sums.py, also without the GIL) are taken on the same thread right after its games."""
+    from sim.aggregate import BATCHES, Aggregate
+    from sim.block_sums import block_sums
     game = config.game
     data, (sids, sparams, users) = inputs or config.kernel_inputs()
     seat_out = np.zeros((count, config.players, len(game.all_seat_columns)), np.int32)
     game_out = np.zeros((count, len(game.all_game_columns)), np.int32)
     play = game.play_kernel
+    length_col = game.all_game_columns.index(game.length_column)
 
     def block(bounds):
         lo, hi = bounds
         play(*data, config.players, sids, sparams, users, seed, start + lo, hi - lo, seat_out[lo:hi],
              game_out[lo:hi], _NO_TRACE, np.zeros(1, np.int64))
+        if aggregate and not game_out[lo:hi, 0].any():  # a stopped game is reported below, not summed
+            return hi - lo, block_sums(seat_out[lo:hi], game_out[lo:hi], start + lo, length_col, BATCHES)
+        return hi - lo, None
 
     try:
         blocks = _blocks(count, _pool.threads)
         if len(blocks) == 1:
-            block(blocks[0])
+            done = [block(blocks[0])]
         else:
-            list(_pool.executor().map(block, blocks))
+            done = list(_pool.executor().map(block, blocks))
     except TypeError as exc:  # numba cannot pass a plug-in that may raise as a first-class function
         plugins = [s.label for s in config.seats if s.fn is not None]
         if not plugins or "No matching definition" not in str(exc):
@@ -133,7 +141,12 @@ def run_chunk(config, seed, start, count, inputs=None):
         code = int(game_out[bad[0], 0])
         meaning = game.error_codes.get(code, f"error code {code}")
         raise EngineError(f"game {start + int(bad[0])} (seed {seed}) stopped: {meaning}", start + int(bad[0]))
-    return seat_out, game_out
+    if not aggregate:
+        return seat_out, game_out
+    total = Aggregate(config.players, game.all_seat_columns, game.all_game_columns)
+    for n, sums in done:
+        total.merge(Aggregate.from_sums(game, config.players, n, sums))
+    return seat_out, game_out, total
 
 
 _NO_TRACE = np.zeros((0, TRACE_WIDTH), np.int32)  # the kernels' event log when none is wanted
