@@ -129,13 +129,13 @@ def test_zero_trials_is_refused():
         run_study(_search(), 0)
 
 
-def _rotated_share(spec, against, seed, n):
-    """The win share of `spec` against three `against` seats over all 4 seat rotations, with its s.e. per game."""
+def _rotated_share(spec, against, seed, n, game=STRAW, players=4):
+    """The win share of `spec` against players - 1 `against` seats in every seat rotation, per game and rotation."""
     shares = []
-    for r in range(4):
-        seats = [against] * 3
+    for r in range(players):
+        seats = [against] * (players - 1)
         seats.insert(r, spec)
-        seat_out, _ = kernel_games(configure(STRAW, 4, ",".join(seats), (), {}, seed), 0, n)
+        seat_out, _ = kernel_games(configure(game, players, ",".join(seats), (), {}, seed), 0, n)
         shares.append(seat_out[:, r, 2] / 60)
     return np.concatenate(shares)
 
@@ -152,6 +152,24 @@ def test_tuned_weighted_beats_three_safe_seats_at_least_as_often_as_the_default(
     tuned, default = _rotated_share(spec, "safe", 99, 10000), _rotated_share("weighted", "safe", 99, 10000)
     d = tuned - default
     assert d.mean() + 1.96 * d.std(ddof=1) / np.sqrt(d.size) >= 0, (spec, tuned.mean(), default.mean())
+
+
+def test_tuning_threshold_call_at_finds_what_a_sweep_of_it_finds():
+    """Sen, 2 players, `threshold` against `memory`: the tuned call_at is the sweep's best on the same games, or one
+    the sweep cannot tell from it (within 1.5 percentage points). On these games the win share falls steadily from
+    85% at call_at = 4 to 25% at 16, so the sweep's best is the range's low end."""
+    from sim.search import StrategySearch
+    from sim.search_space import WIN_SHARE, strategy_space
+    sen = get_game("sen")
+    swept = {v: _rotated_share(f"threshold:call_at={v}", "memory", 6, 1500, sen, 2).mean() for v in range(4, 17)}
+    best = max(swept, key=swept.get)
+    space = [r for r in strategy_space(sen, "threshold", ["call_at=4:16:1"]) if r.param == "call_at"]
+    search = StrategySearch(sen, 2, space, [WIN_SHARE], n=1500, seed=6, strategy="threshold", against="memory")
+    content = run_study(search, 24, validate=3000)
+    spec = content["best"]["spec"]
+    tuned = int(float(spec.split("call_at=")[1].split(":")[0]))
+    assert tuned == best or swept[tuned] >= swept[best] - 0.015, (tuned, best, swept)
+    assert max(swept.values()) - min(swept.values()) > 0.03, "call_at matters, so the test can tell"
 
 
 def test_strategy_space_defaults_and_given_ranges():
