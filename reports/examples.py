@@ -1,6 +1,6 @@
-"""The example reports in docs/examples/ (`make examples`): one small run per game, and a compare, a sweep, a
-tournament and a skill ladder, all from fixed seeds (the same games and numbers every time) and small n (quick to
-make).
+"""The example reports in docs/examples/ (`make examples`): one small run and one skill ladder per game, and a
+compare, a sweep, a tournament and a skill ladder with a variant, all from fixed seeds (the same games and numbers
+every time) and small n (quick to make).
 
     python -m reports.examples [FOLDER]        # default docs/examples
     python -m reports.examples --only skill-straw.html     # one multi-configuration example alone
@@ -19,7 +19,8 @@ RUN_N = 4000
 MULTI_N = 2000
 GENERATED = "with make examples"  # instead of the time stamp: the examples' numbers do not depend on when
 
-# (file name, what it shows, how it is made); every game gets its run example from example_runs()
+# (file name, what it shows, how it is made); every game gets its run and skill examples from example_runs() and
+# skill_examples()
 MULTI = [
     ("compare-straw-players-deck-b.html", "Straw: base vs deck-b at 2 and 3 players (a crossed compare)",
      "compare", dict(players=[2, 3], variants=["base", "deck-b"])),
@@ -30,6 +31,14 @@ MULTI = [
     ("skill-straw.html", "Straw: the skill ladder at 2 players, base against deck-b",
      "skill", dict(players=2, variants=["base", "deck-b"])),
 ]
+SKILL_N = 4000  # games of a game's own skill ladder example, over all its line-ups
+
+
+def skill_examples():
+    """(file name, what it shows, game id): every game's skill ladder at its default player count."""
+    from sim.registry import game_ids
+    return [(f"skill-{game_id}-ladder.html", f"{game_id}: the skill ladder at the default player count", game_id)
+            for game_id in game_ids()]
 
 
 def example_runs():
@@ -49,54 +58,53 @@ def _write(context, folder, name):
 
 def make(folder=DEFAULT_FOLDER):
     import sim
-    from sim.reporting import outcome_context, run_context
     os.makedirs(folder, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory(prefix="sim-examples-") as scratch:
         for name, _, game_id in example_runs():
-            report = sim.run(game_id, RUN_N, seed=SEED, out=os.path.join(scratch, name))
-            written.append(_write(run_context(report.outcome), folder, name))
+            report = sim.run(game_id, RUN_N, seed=SEED, out=os.path.join(scratch, name), report=False)
+            written.append(_write(report.context, folder, name))
+        for name, _, game_id in skill_examples():
+            ladder = sim.skill(game_id, SKILL_N, seed=SEED, out=os.path.join(scratch, name), report=False)
+            written.append(_write(ladder.context, folder, name))
         for name, _, kind, options in MULTI:
-            out = os.path.join(scratch, name)
-            if kind == "compare":
-                result = sim.compare("straw", MULTI_N, seed=SEED, out=out, **options)
-                context = outcome_context(result.outcome, f"Straw: {' vs '.join(result.labels)}",
-                                          comparison={"paired": result.paired_sums})
-            elif kind == "sweep":
-                options = dict(options)
-                result = sim.sweep("straw", options.pop("param"), options.pop("values"), MULTI_N, seed=SEED, out=out,
-                                   **options)
-                context = outcome_context(result.outcome, f"Straw: sweep of {result.param}",
-                                          comparison={"paired": result.paired_sums},
-                                          sweep={"param": result.param, "values": result.values})
-            else:
-                context = multi_example(kind, options, out)
-            written.append(_write(context, folder, name))
+            written.append(_write(multi_example(kind, options, os.path.join(scratch, name)), folder, name))
     return written
 
 
 def multi_example(kind, options, out):
-    """The report context of a tournament or skill example."""
+    """The report context of a compare, sweep, tournament or skill example."""
     import sim
-    from sim.reporting import outcome_context
-    if kind == "skill":
-        return sim.skill("straw", MULTI_N, seed=SEED, out=out, **options).context
-    result = sim.tournament("straw", n=MULTI_N, seed=SEED, out=out, **options)
-    return outcome_context(result.outcome, f"Straw: tournament of {len(result.names)} strategies",
-                           tournament=result.section())
+    options = dict(options)
+    if kind == "compare":
+        result = sim.compare("straw", MULTI_N, seed=SEED, out=out, report=False, **options)
+    elif kind == "sweep":
+        result = sim.sweep("straw", options.pop("param"), options.pop("values"), MULTI_N, seed=SEED, out=out,
+                           report=False, **options)
+    elif kind == "skill":
+        result = sim.skill("straw", MULTI_N, seed=SEED, out=out, report=False, **options)
+    else:
+        result = sim.tournament("straw", n=MULTI_N, seed=SEED, out=out, report=False, **options)
+    return result.context
 
 
 def make_one(name, folder=DEFAULT_FOLDER):
-    """One of the multi-configuration examples (by file name) alone: quicker than remaking all of them."""
-    kind, options = next((kind, options) for file, _, kind, options in MULTI if file == name)
+    """One of the multi-configuration or skill examples (by file name) alone: quicker than remaking all of them."""
+    import sim
     with tempfile.TemporaryDirectory(prefix="sim-examples-") as scratch:
-        return _write(multi_example(kind, options, os.path.join(scratch, name)), folder, name)
+        out = os.path.join(scratch, name)
+        game_id = next((game for file, _, game in skill_examples() if file == name), None)
+        if game_id is not None:
+            return _write(sim.skill(game_id, SKILL_N, seed=SEED, out=out, report=False).context, folder, name)
+        kind, options = next((kind, options) for file, _, kind, options in MULTI if file == name)
+        return _write(multi_example(kind, options, out), folder, name)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", default=DEFAULT_FOLDER)
-    ap.add_argument("--only", choices=[name for name, *_ in MULTI], help="remake this one example only")
+    ap.add_argument("--only", choices=[name for name, *_ in MULTI] + [name for name, *_ in skill_examples()],
+                    help="remake this one example only")
     args = ap.parse_args(argv)
     print(f"writing example reports to {args.folder}:")
     if args.only:

@@ -1,21 +1,23 @@
-"""docs/examples/ holds the committed example reports `make examples` writes: one per game (its file name contains
-the game id) and a compare, a sweep, a tournament and a skill ladder, each a complete report that opens with its
-verdict."""
+"""docs/examples/ holds the committed example reports `make examples` writes: a run and a skill ladder per game (the
+file names contain the game id) and a compare, a sweep, a tournament and a skill ladder with a variant, each a
+complete report that opens with its verdict."""
 import os
 import re
 from html.parser import HTMLParser
 
 import pytest
 
-from reports.examples import DEFAULT_FOLDER, MULTI, example_runs
+from reports.examples import DEFAULT_FOLDER, MULTI, example_runs, skill_examples
 from sim.registry import game_ids
 
-EXPECTED = [name for name, *_ in example_runs()] + [name for name, *_ in MULTI]
+EXPECTED = [name for name, *_ in example_runs()] + [name for name, *_ in skill_examples()] + \
+    [name for name, *_ in MULTI]
 
 
 def test_every_game_has_an_example_and_every_kind_is_there():
     for game_id in game_ids():
         assert any(game_id in name for name, *_ in example_runs()), game_id
+        assert any(game_id == game for *_, game in skill_examples()), game_id
     assert [kind for *_, kind, _ in MULTI] == ["compare", "sweep", "tournament", "skill"]
 
 
