@@ -220,7 +220,8 @@ def open_study(search, storage=None, name=None):
     import warnings
 
     import optuna
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # ERROR: Optuna warns "Trial N failed" for the trial a Ctrl-C stops; the command line says "partial" instead
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     single = len(search.targets) == 1
     sampler = optuna.samplers.TPESampler(seed=search.seed % 2 ** 32, multivariate=True)
