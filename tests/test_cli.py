@@ -82,6 +82,13 @@ def test_every_command_has_help():
         assert code == 0 and "Usage:" in text and len(text.splitlines()) > 3, command
 
 
+def test_an_unknown_command_suggests_only_commands_a_person_may_use():
+    code, _, err = run_cli(["warm-on"])
+    assert code == 2 and err.strip() == "error: No such command 'warm-on'. Did you mean 'warm'?"
+    code, _, err = run_cli(["zzz"])
+    assert code == 2 and err.strip() == "error: No such command 'zzz'."
+
+
 def test_a_bare_sim_prints_its_help():
     code, out, err = run_cli([])
     assert code == 0 and out.startswith("Usage: ") and "Commands:" in out and not err

@@ -25,6 +25,17 @@ class UserError(click.ClickException):
 class SimGroup(click.Group):
     """Turns every user error into one line on stderr and exit status 2."""
 
+    def resolve_command(self, ctx, args):
+        """An unknown command is one line that suggests only commands a person may use: hidden ones (the compile
+        worker) still run, but no "did you mean" names them."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None and not ctx.resilient_parsing:
+            import difflib
+            close = difflib.get_close_matches(name, [n for n, c in self.commands.items() if not c.hidden])
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
     def main(self, args=None, prog_name=None, **extra):
         try:
             rv = super().main(args=args, prog_name=prog_name or "sim", standalone_mode=False, **extra)
