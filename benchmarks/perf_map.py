@@ -1,0 +1,68 @@
+"""Profile a game's compiled code with Linux `perf`: numba's machine code gets names in perf's reports.
+
+numba's JIT code has no symbols, so `perf report` shows bare addresses. This plays a few games (compiling the
+kernels in this process: give it an empty cache folder, since code loaded from the cache keeps no function table),
+writes /tmp/perf-<pid>.map with the address and size of every compiled function, and then plays the games to
+profile. perf reads that map by itself:
+
+    SIM_CACHE_DIR=$(mktemp -d) perf record -F 999 -o perf.data python -m benchmarks.perf_map kruki weighted 300
+    perf report -i perf.data --no-children --sort symbol | grep -E '_ZN3sim|_ZN10strategies'
+
+Samples before the map is written belong to the compiler; the kernels' own rows are what the grep keeps.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _functions(library, seen, out):
+    """{address: name} of every function defined in a numba code library and the libraries it links."""
+    if id(library) in seen:
+        return
+    seen.add(id(library))
+    module = getattr(library, "_final_module", None)
+    if module is not None:
+        for fn in module.functions:
+            if not fn.is_declaration:
+                address = library.get_pointer_to_function(fn.name)
+                if address:
+                    out[address] = fn.name
+    for linked in getattr(library, "_linking_libraries", ()):
+        _functions(linked, seen, out)
+
+
+def write_map(path):
+    """The perf map of every compiled dispatcher loaded so far; returns how many functions it names."""
+    from numba.core.registry import CPUDispatcher
+    names, seen = {}, set()
+    for module in list(sys.modules.values()):
+        for value in list(getattr(module, "__dict__", {}).values()):
+            if isinstance(value, CPUDispatcher):
+                for compiled in value.overloads.values():
+                    _functions(compiled.library, seen, names)
+    addresses = sorted(names)
+    with open(path, "w") as f:
+        for i, address in enumerate(addresses):
+            gap = addresses[i + 1] - address if i + 1 < len(addresses) else 4096
+            f.write(f"{address:x} {min(gap, 1 << 20):x} {names[address]}\n")
+    return len(addresses)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("strategy")
+    parser.add_argument("n", type=int)
+    parser.add_argument("--players", type=int, default=None)
+    args = parser.parse_args()
+    from sim import api
+    api.run(args.game, 20, players=args.players, strategies=args.strategy, seed=1, threads=1)  # compile
+    count = write_map(f"/tmp/perf-{os.getpid()}.map")
+    print(f"perf map: {count} functions", file=sys.stderr)
+    api.run(args.game, args.n, players=args.players, strategies=args.strategy, seed=1, threads=1)
+
+
+if __name__ == "__main__":
+    main()
