@@ -53,12 +53,17 @@ def write_reports(result, report, html):
     paths = ([os.path.join(result.run_dir, REPORT_FILE)] if report and result.run_dir else []) + \
         ([os.fspath(html)] if html else [])
     if paths:
-        from reports.html import write_report
-        try:
-            write_report(result.context, *paths)
-        except OSError as exc:  # the folder changed since check_report_path; the run directory is already written
-            raise SpecError(f"cannot write the report {exc.filename or paths[-1]}: {exc.strerror or exc}") from None
+        write_context(result.context, paths)
     return paths
+
+
+def write_context(context, paths):
+    """The HTML report of `context`, rendered once, at every path; one clear error when a path cannot be written."""
+    from reports.html import write_report
+    try:
+        write_report(context, *paths)
+    except OSError as exc:  # the folder changed since check_report_path; the run directory is already written
+        raise SpecError(f"cannot write the report {exc.filename or paths[-1]}: {exc.strerror or exc}") from None
 
 
 def _unit(manifest, summary):
@@ -251,8 +256,8 @@ def context_from_run_dirs(paths, output=None) -> dict:
                 values.append(raw)
         context["sweep"] = {"param": labels[0].split("=")[0], "values": values}
         context["title"] = f"{game}: sweep of {context['sweep']['param']}"
-    elif kind == "skill" and _saved_skill(paths, one_parent):
-        context["skill"] = _saved_skill(paths, True)
+    elif kind == "skill" and (skill := _saved_skill(paths, one_parent)):
+        context["skill"] = skill
         context["title"] = f"{game}: skill ladder at {context['skill']['players']} players"
     elif kind == "tournament":
         context["tournament"] = _tournament(manifests, aggregates)

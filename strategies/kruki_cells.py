@@ -121,23 +121,18 @@ def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
 @kernel_njit(_nrt=False)
 def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
-    the third arrivals row: the second (the board without it) corrected by the groups that see s."""
-    me = obs[O_SEAT]
-    players = obs[O_PLAYERS]
-    for q in range(players):
-        work[w_arr + 2 * MAX_PLAYERS + q] = work[w_arr + MAX_PLAYERS + q]
+    the third arrivals row: the second (the board without it) corrected by the groups that see s, each taken out
+    with its plan without s and put back with its plan with s."""
+    row = w_arr + 2 * MAX_PLAYERS
+    for q in range(obs[O_PLAYERS]):
+        work[row + q] = work[w_arr + MAX_PLAYERS + q]
     owner = Sh[s]
     for j in range(n_seen):
         x = work[w_seen + j]
         Sh[s] = -1
-        m0, a0, b0, c0, e0 = flight_plan(K, Sh, side, x)
+        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], -1, row)
         Sh[s] = owner
-        m1, a1, b1, c1, e1 = flight_plan(K, Sh, side, x)
-        for q in range(players):
-            t = obs[O_SHINY_OF + q]
-            if q != me and t >= 0:
-                work[w_arr + 2 * MAX_PLAYERS + q] += sent_to(m1, a1, b1, c1, e1, Cr[x], t) - \
-                    sent_to(m0, a0, b0, c0, e0, Cr[x], t)
+        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
 
 
 @kernel_njit(_nrt=False)

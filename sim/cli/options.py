@@ -186,11 +186,8 @@ def check_html_path(path, option="--html"):
 
 
 def write_html(path, context):
-    from reports.html import write_report
-    try:
-        write_report(context, path)
-    except OSError as exc:  # the folder changed since check_html_path; the run directory is already written
-        raise UserError(f"cannot write the report {path}: {exc.strerror or exc}") from None
+    from sim.reporting import write_context
+    write_context(context, [path])
     click.echo(f"report: {path}")
 
 
