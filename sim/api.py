@@ -290,8 +290,9 @@ def skill(game, n=DEFAULT_N, *, players=None, variants=(), tuned=(), sets=None, 
         labels += [(f"{name}: " if len(names) > 1 else "") + " | ".join(s.label for s in c.seats) for c in mine]
         configs += mine
     section = {"rungs": rungs, "players": players, "variants": groups}
+    own = len(skill_rungs(spec, (), sets))  # the rungs every ladder of the game has; the rest came from --tuned
     command = reproduce(spec.id, "skill", [players], entries if variants else [], _set_items(sets), None, seed, n,
-                        [part for label in rungs[len(spec.strategies):] for part in ("--tuned", label)])
+                        [part for label in rungs[own:] for part in ("--tuned", label)])
     return _run_multi(lambda outcome: Skill(outcome, section), "skill", configs, labels,
                       max(1, n // len(seatings)), command, out, threads, chunk_size, scheduler, workers,
                       connect_timeout, progress, report, html, extra_manifest={"skill": section},
@@ -321,12 +322,16 @@ def tuned_spec(item):
 
 
 def skill_rungs(spec, tuned=(), sets=None):
-    """random, the game's other shipped strategies in their order, then each tuned spec as its seat label (the
-    canonical spec that reproduces it); a tuned spec that plays as an existing rung is refused."""
+    """random, the game's other shipped strategies in their order, the game's default strategy when it is a tuned
+    spec of one of them, then each tuned spec as its seat label (the canonical spec that reproduces it); a tuned
+    spec that plays as an existing rung is refused."""
     from sim.seats import parse_seat
     shipped = [s.name for s in spec.strategies]
     rungs = [name for name in shipped if name == "random"] + [name for name in shipped if name != "random"]
     _, strategy_sets = parse_sets(_set_items(sets))
+    default = parse_seat(spec, spec.default_strategy, strategy_sets).label
+    if default not in rungs:
+        rungs.append(default)
     for item in _tuned_items(tuned):
         label = parse_seat(spec, tuned_spec(item), strategy_sets).label
         if label in rungs:

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.registry import PACKAGES, all_games, canonical_id, get_game
+from sim.seats import parse_seat
 from sim.spec import MAX_SEATS, WIN_SCALE, SpecError
 from tests.helpers import kernel_games, make_config, reference_mismatches
 
@@ -54,7 +55,9 @@ def test_spec_is_consistent(gid):
     sids = [s.sid for s in g.strategies]
     assert len(sids) == len(set(sids)) and len({s.name for s in g.strategies}) == len(sids)
     assert "random" in {s.name for s in g.strategies}
-    assert g.strategy(g.default_strategy).name != "random", "the default strategy must not be random"
+    default = parse_seat(g, g.default_strategy, {})  # a shipped name, or a tuned spec of one
+    assert default.name != "random" and default.fn is None, "the default strategy must be a shipped heuristic"
+    assert default.label == g.default_strategy, "the default spec must be canonical (its own seat label)"
     assert len(set(g.all_seat_columns)) == len(g.all_seat_columns)
     assert len(set(g.all_game_columns)) == len(g.all_game_columns)
     assert g.length_column in g.game_columns

@@ -12,15 +12,17 @@ import pytest
 
 import sim
 from analysis.skill import dominance, index_of_share, paired_index_difference, pairwise_shares
+from sim.registry import get_game
 from tests.test_cli import assert_one_line_error, run_cli
 
-STRAW_RUNGS = ["random", "dump-heaviest", "safe", "straw-hunter", "weighted"]
+SEN_DEFAULT = get_game("sen").default_strategy  # a tuned memory
+STRAW_RUNGS = ["random", "dump-heaviest", "safe", "straw-hunter", "weighted", "safe:escape_at=8"]  # + the default
 
 
 @pytest.fixture(scope="module")
 def cli_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill") / "s"
-    code, text, err = run_cli(["skill", "straw", "--players", "2", "--n", "2000", "--seed", "3", "--variant", "base",
+    code, text, err = run_cli(["skill", "straw", "--players", "2", "--n", "3000", "--seed", "3", "--variant", "base",
                                "--variant", "deck-b", "--out", str(out)])
     assert code == 0, err
     return out, text
@@ -28,8 +30,8 @@ def cli_run(tmp_path_factory):
 
 def test_cli_end_to_end_writes_the_report_with_index_dominance_and_variant_change(cli_run):
     out, text = cli_run
-    assert "ladder random → dump-heaviest → safe → straw-hunter → weighted" in text
-    assert "20 line-ups" in text and "× 100 games per line-up" in text
+    assert "ladder random → dump-heaviest → safe → straw-hunter → weighted → safe:escape_at=8" in text
+    assert "30 line-ups" in text and "× 100 games per line-up" in text
     m = re.search(r"luck-vs-skill index (\d\.\d\d) \(95% interval (\d\.\d\d) to (\d\.\d\d)\)", text)
     assert m and 0 <= float(m[2]) <= float(m[1]) <= float(m[3]) <= 1
     assert "no rung beats every other" in text or "dominates: it beats every other rung" in text
@@ -38,14 +40,14 @@ def test_cli_end_to_end_writes_the_report_with_index_dominance_and_variant_chang
     assert 'id="skill"' in report and "Luck-vs-skill index" in report and "beats every other?" in report
     assert "Does the variant change how much skill matters?" in report
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["kind"] == "skill" and len(manifest["runs"]) == 40
+    assert manifest["kind"] == "skill" and len(manifest["runs"]) == 60
     assert manifest["skill"]["rungs"] == STRAW_RUNGS
     assert manifest["command"].startswith("sim skill straw --players 2 --variant base --variant deck-b --seed 3")
 
 
 def test_api_gives_the_cli_numbers(cli_run):
     out, text = cli_run
-    k = sim.skill("straw", 2000, players=2, variants=["base", "deck-b"], seed=3)
+    k = sim.skill("straw", 3000, players=2, variants=["base", "deck-b"], seed=3)
     assert k.rungs == STRAW_RUNGS and k.variants == ["base", "deck-b"] and k.per_lineup == 100
     base = k.index.set_index("variant").loc["base"]
     assert f"luck-vs-skill index {base['index']:.2f} (95% interval {base['index_lo']:.2f} to " \
@@ -53,7 +55,7 @@ def test_api_gives_the_cli_numbers(cli_run):
     assert base["n"] == 200 and base["lo"] < base["share"] < base["hi"]  # alone vs random, both seat orders
     assert base["strategy"] == k.ratings.query("variant == 'base' and strategy != 'random'")["strategy"].iloc[0]
     pairwise = k.pairwise
-    assert len(pairwise) == 2 * 5 * 4 and (pairwise["strategy"] != pairwise["opponent"]).all()
+    assert len(pairwise) == 2 * 6 * 5 and (pairwise["strategy"] != pairwise["opponent"]).all()
     assert (pairwise["n"] == 200).all()
     assert len(k.differences) == 1 and k.differences.iloc[0]["reference"] == "base"
     assert set(k.dominance["variant"]) == {"base", "deck-b"}
@@ -100,8 +102,8 @@ def test_paired_difference_of_identical_runs_is_zero():
 def test_tuned_rungs_from_a_spec_and_from_a_tune_json(tmp_path):
     (tmp_path / "tune.json").write_text(json.dumps({"best": {"spec": "memory:call_at=14"}}))
     k = sim.skill("sen", 600, players=2, tuned=["threshold:call_at=12", str(tmp_path)], seed=2)
-    assert k.rungs == ["random", "threshold", "memory", "threshold:call_at=12", "memory:call_at=14"]
-    assert len(k.pairwise) == 5 * 4 and "--tuned threshold:call_at=12 --tuned memory:call_at=14" in k.command
+    assert k.rungs == ["random", "threshold", "memory", SEN_DEFAULT, "threshold:call_at=12", "memory:call_at=14"]
+    assert len(k.pairwise) == 6 * 5 and "--tuned threshold:call_at=12 --tuned memory:call_at=14" in k.command
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -377,5 +377,5 @@ def test_kernel_data_and_spec():
     assert rp.dtype == np.int64 and rp.tolist() == [params[p.name] for p in R.PARAMS]
     assert deck.tolist() == R.build_deck(params) and ravens.tolist() == R.ravens_table(params)
     assert counts.tolist() == R.card_counts(params)
-    assert SPEC.default_strategy == "threshold" and SPEC.strategy("memory").params["call_at"] == 10.0
+    assert SPEC.default_strategy.startswith("memory:") and SPEC.strategy("memory").params["call_at"] == 10.0
     assert len(default_users()) == 6

@@ -68,11 +68,12 @@ STRATEGIES = (
     StrategyInfo("memory", 2, "whole knowledge table and card counting: gains, targeted peeks and swaps (§9.3)",
                  {"take_gain": 1.0, "swap_gain": 2.0, "call_at": 10.0, "opp_unknown": 3.0}),
 )
-# The strongest shipped heuristic at its default parameters (docs/architecture.md §4), by a round robin through
-# the kernel over every seat assignment: head to head threshold wins 56/44 (2 players), 37/29 per seat (3), 28/22
-# (4), under Sen and rat-a-tat-cat rules alike; with random seats mixed in, 4 players: threshold 0.390, memory
-# 0.357, random 0.003 per seat. (memory only wins fields with a random seat in them, and with call_at = 6..8.)
-DEFAULT_STRATEGY = "threshold"
+# The default player: memory with tuned parameters (docs/games/sen.md, "Default strategy"). With the rules file's
+# parameters (§9) both heuristics call far too early; `sim tune-strategy` against copies of memory:call_at=4 found
+# these values, and against a field of them neither a tuned memory (24.6% [23.8, 25.3]) nor a tuned threshold
+# (24.1% [23.3, 24.9]) beats the fair 25%: each seat's best reply is (within noise) itself. It beats threshold at
+# 2, 3, 4 and 6 players under both rule families, alone against it and as the field.
+DEFAULT_STRATEGY = "memory:take_gain=1.5:swap_gain=0:call_at=4.25:opp_unknown=4.3"
 
 SEAT_COLUMNS = ("calls", "penalties", "round_lows", "unknown_at_call", "swapped_against")
 GAME_COLUMNS = (
