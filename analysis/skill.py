@@ -172,7 +172,7 @@ def dominance_phrase(v):
         parts = [f"{a['opponent']} {_pct(a['share'])} [{_pct(a['lo'])}, {_pct(a['hi'])}] ({format_p(a['p_holm'])}, "
                  f"n = {a['n']:,})"
                  for a in top["against"]]
-        return (f"{top['strategy']} dominates: it beats every other rung head to head, its pairwise win share "
+        return (f"the rung {top['strategy']} dominates: it beats every other rung head to head, its pairwise win share "
                 f"significantly above 50% against each (one-sided tests, Holm-corrected): " + ", ".join(parts))
     if v["strongest"] is None:
         return "no rung beats every other"

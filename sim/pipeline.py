@@ -41,7 +41,7 @@ class MultiOutcome:
     summaries: list  # per configuration
     run_dir: str | None
     command: str
-    saved: list = field(default_factory=list)  # [(label, sub-directory, summary)] when written
+    saved: list = field(default_factory=list)  # [(label, sub-directory, summary, manifest)] when written
 
 
 class Progress:

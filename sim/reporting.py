@@ -124,8 +124,10 @@ def multi_context(kind, title, command, saved, multi, comparison=None, sweep=Non
 
 
 def outcome_context(outcome, title, **sections):
-    """multi_context of a sim.pipeline.MultiOutcome."""
-    return multi_context(outcome.kind, title, outcome.command, outcome.saved, outcome.multi, **sections)
+    """multi_context of a sim.pipeline.MultiOutcome, written to a run directory or not (then each configuration's
+    entry has its label and summary, and no manifest, as a single run without `out` has)."""
+    saved = outcome.saved or [(label, None, summary, {}) for label, summary in zip(outcome.labels, outcome.summaries)]
+    return multi_context(outcome.kind, title, outcome.command, saved, outcome.multi, **sections)
 
 
 def load_run_dir(path):

@@ -66,6 +66,18 @@ def test_multi_runs_write_their_report_into_the_run_directory(tmp_path):
         assert section in open(result.report_files[0]).read()
 
 
+def test_multi_runs_without_out_write_a_whole_report_to_html(tmp_path):
+    """No run directory: the report is made from the results in memory, with every configuration in it."""
+    c = sim.compare("straw", n=300, players=[2, 3], variants=["base", "deck-b"], seed=4, html=tmp_path / "c.html")
+    s = sim.sweep("straw", "break_at", [45, 50], n=300, players=2, seed=4, html=tmp_path / "s.html")
+    t = sim.tournament("straw", ["random", "safe"], n=300, players=2, seed=4, html=tmp_path / "t.html")
+    for result, section, runs in ((c, 'id="comparison"', 4), (s, 'id="sweep"', 2), (t, 'id="tournament"', 2)):
+        assert result.run_dir is None and len(result.context["runs"]) == runs
+        text = open(result.report_files[0]).read()
+        assert section in text and 'id="verdict"' in text
+    assert sorted(os.listdir(tmp_path)) == ["c.html", "s.html", "t.html"]
+
+
 def test_an_existing_html_path_is_refused_before_any_game(tmp_path):
     existing = tmp_path / "mine.html"
     existing.write_text("keep me")

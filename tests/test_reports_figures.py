@@ -99,39 +99,45 @@ def test_a_tournament_with_long_names_and_a_strategy_that_never_wins(drawn):
     assert 'id="tournament"' in text and "Line-ups played" in text and "Seat check" in text
 
 
-def _real_contexts(game_id):
-    """The four report kinds of one game from small real runs (sim.api, writing nothing), as the CLI builds them."""
+def _real_contexts(game_id, tmp_path):
+    """The four report kinds of one game from small real runs (sim.api), as the CLI builds them; the runs write no
+    report.html of their own, since the test renders each context itself."""
     import sim
     from sim.reporting import outcome_context, run_context
     spec = get_game(game_id)
     counts = [spec.min_players] + ([spec.min_players + 1] if spec.max_players > spec.min_players else [])
-    out = {"run": run_context(sim.run(game_id, 200, players=counts[-1], seed=3).outcome)}
+    out = {"run": run_context(sim.run(game_id, 200, players=counts[-1], seed=3, out=str(tmp_path / "run"),
+                                     report=False).outcome)}
     variants = ["base", spec.variants[0].name] if spec.variants else ["base"]
-    cmp = sim.compare(game_id, 150, players=counts, variants=variants, seed=3)
+    cmp = sim.compare(game_id, 150, players=counts, variants=variants, seed=3, out=str(tmp_path / "cmp"),
+                      report=False)
     out["compare"] = outcome_context(cmp.outcome, "compare", comparison={"paired": cmp.paired_sums})
     for param in (p for p in spec.params if p.hi > p.lo):  # the first parameter with a valid neighbour below
         values = [param.default - 1, param.default] if param.default > param.lo else [param.lo, param.lo + 1]
         try:
-            sw = sim.sweep(game_id, param.name, values, 150, players=counts[0], seed=3)
+            sw = sim.sweep(game_id, param.name, values, 150, players=counts[0], seed=3,
+                           out=str(tmp_path / f"sweep-{param.name}"), report=False)
             break
         except sim.SimError:
             continue
     out["sweep"] = outcome_context(sw.outcome, "sweep", comparison={"paired": sw.paired_sums},
                                    sweep={"param": param.name, "values": sw.values})
     if len(counts) > 1:  # the same sweep crossed with the seat counts: one curve per count, panels per count
-        sw = sim.sweep(game_id, param.name, values, 100, players=counts, seed=3)
+        sw = sim.sweep(game_id, param.name, values, 100, players=counts, seed=3, out=str(tmp_path / "sweep-x"),
+                       report=False)
         out["crossed sweep"] = outcome_context(sw.outcome, "sweep", comparison={"paired": sw.paired_sums},
                                                sweep={"param": param.name, "values": sw.values})
     names = [s.name for s in spec.strategies][:max(3, spec.min_players)]
-    t = sim.tournament(game_id, names, 300, players=spec.min_players, seed=3)
+    t = sim.tournament(game_id, names, 300, players=spec.min_players, seed=3, out=str(tmp_path / "t"),
+                       report=False)
     out["tournament"] = outcome_context(t.outcome, "tournament", tournament={
         "strategies": t.names, "wins": t.wins_matrix.tolist(), "games": t.games_matrix.tolist()})
     return out
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_every_report_kind_of_every_game(game_id, drawn):
-    for kind, context in _real_contexts(game_id).items():
+def test_every_report_kind_of_every_game(game_id, tmp_path, drawn):
+    for kind, context in _real_contexts(game_id, tmp_path).items():
         text = render_clean(context, drawn, f"{game_id} {kind}")
         lines = verdict_of(text)
         assert 1 <= len(lines) <= 6, (kind, lines)
