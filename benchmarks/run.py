@@ -5,7 +5,8 @@ Measures, per game: games/s with random play at every player count, and with eac
 game's default player count, at 1 thread and at all threads; cold-compile time (empty numba cache) and cached
 start of `sim run GAME --n 1000`; peak memory for 1M and 10M games without saved rows (flat in n); and the time to
 render the HTML reports of a 1,000,000-game run and of a 12-configuration compare (benchmarks/report_bench.py).
-Writes benchmarks/RESULTS.md. Not a test: nothing here asserts a speed.
+Writes its tables into benchmarks/RESULTS.md between two markers and keeps the rest of the file (the notes
+of earlier sessions). Not a test: nothing here asserts a speed.
 
     python -m benchmarks.run                 # everything
     python -m benchmarks.run --games straw   # one game
@@ -159,9 +160,30 @@ def main():
     if not args.quick:
         from benchmarks import report_bench
         body += report_bench.result_lines(report_bench.measure())
-    with open(args.out, "w") as f:
-        f.write("\n".join(header + body))
+    write_results(args.out, header, body)
     print(f"wrote {args.out}")
+
+
+GENERATED_BEGIN = "<!-- make bench: the measured tables below are rewritten by each run -->"
+GENERATED_END = "<!-- make bench: end of the measured tables; what follows is kept -->"
+
+
+def write_results(path, header, body):
+    """Write the measured header and tables between the GENERATED markers of `path` and keep every other line:
+    the notes of earlier sessions, written by hand, survive a new `make bench`. A file without the markers keeps
+    its whole old text after them."""
+    old = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+    if GENERATED_BEGIN in old and GENERATED_END in old:
+        before, rest = old.split(GENERATED_BEGIN, 1)
+        after = rest.split(GENERATED_END, 1)[1]
+    else:
+        before, after = "", ("\n" + old if old else "")
+    text = before + "\n".join([GENERATED_BEGIN] + header + body + [GENERATED_END]) + after
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 if __name__ == "__main__":
