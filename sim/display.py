@@ -29,12 +29,29 @@ def print_verdict(found):
         click.echo(f"  {i + 1}. {sentence['text']}")
 
 
-def _seat_table(summary, advantage):
+LONG_LABEL = 40  # characters: a longer strategy spec is shown by its name and a letter, spelled out under the table
+
+
+def short_strategy_labels(labels):
+    """{label: what a table shows}: a spec longer than LONG_LABEL becomes 'name (A)', 'name (B)', ... in order of
+    first appearance; shorter ones stay as they are. key_lines(...) spells the letters out."""
+    shown, letters = {}, iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    for label in labels:
+        if label not in shown:
+            shown[label] = label if len(label) <= LONG_LABEL else f"{label.split(':')[0]} ({next(letters)})"
+    return shown
+
+
+def key_lines(shown):
+    return [f"{short[-2]} = {label}" for label, short in shown.items() if short != label]
+
+
+def _seat_table(summary, advantage, shown):
     from analysis.seats import format_p
     from analysis.verdict import signed
     fair = 1 / len(summary["seats"])
     tests = advantage["seats"] or [None] * len(summary["seats"])
-    rows = [(s["seat"] + 1, s["strategy"], f"{s['games']:,}", _pct(s["win_share"]),
+    rows = [(s["seat"] + 1, shown[s["strategy"]], f"{s['games']:,}", _pct(s["win_share"]),
              f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]", _pct(fair),
              f"{signed(t['excess_pp'])} [{signed(t['wilson_lo_pp'])}, {signed(t['wilson_hi_pp'])}]" if t else "–",
              format_p(t["p_holm"]) + (" *" if t["significant"] else "") if t else "–",
@@ -57,12 +74,15 @@ def print_summary(outcome, found):
     if cfg.sets:
         click.echo("rules set: " + ", ".join(f"{k}={v}" for k, v in cfg.sets.items()))
     click.echo()
-    click.echo(_seat_table(summary, found["runs"][0]["advantage"]))
+    shown = short_strategy_labels([s["strategy"] for s in summary["seats"]])
+    click.echo(_seat_table(summary, found["runs"][0]["advantage"], shown))
     click.echo("excess: win share − fair share in percentage points [95% interval]; p: "
                + ("exact binomial test" if cfg.players == 2 else "per seat, Holm-corrected") + "; * significant")
+    for line in key_lines(shown):
+        click.echo(f"strategy {line}")
     if len(summary["strategies"]) > 1:
         click.echo()
-        rows = [(s["strategy"], ",".join(str(x + 1) for x in s["seats"]), f"{s['seat_games']:,}",
+        rows = [(shown[s["strategy"]], ",".join(str(x + 1) for x in s["seats"]), f"{s['seat_games']:,}",
                  _pct(s["win_share"]), f"[{_pct(s['win_lo'])}, {_pct(s['win_hi'])}]",
                  f"{s['score_mean']:.2f} ± {s['score_se']:.2f}") for s in summary["strategies"]]
         click.echo(_table(["strategy", "seats", "seat-games", "win share", "95% interval", "mean score ± s.e."],
@@ -203,13 +223,14 @@ def print_sweep(result, found):
     print_verdict(found)
 
 
-def pairwise_table(t):
+def pairwise_table(t, shown=None):
     """The pairwise matrix: row strategy ranked strictly better than the column one, share [95% interval]."""
     names, wins, games, lo, hi = t["strategies"], t["wins"], t["games"], t["lo"], t["hi"]
+    shown = shown or short_strategy_labels(names)
     header = ["beats →"] + [f"{i + 1}" for i in range(len(names))]
     rows = []
     for i, name in enumerate(names):
-        cells = [f"{i + 1} {name}"]
+        cells = [f"{i + 1} {shown[name]}"]
         for j in range(len(names)):
             cells.append("—" if i == j or games[i, j] == 0 else
                          f"{100 * wins[i, j] / games[i, j]:.1f}% [{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]")
@@ -228,11 +249,14 @@ def print_tournament(result, found):
                + (f" ({mode}: {LINEUP_MODES[mode]})" if mode in LINEUP_MODES else "")
                + f" × {result.results[0].aggregate.n:,} games per line-up (every seat rotation, same seeds)")
     click.echo()
-    rows = [[r["strategy"], f"{int(r['seat_games']):,}", f"{100 * r['win_share']:.1f}%",
+    shown = short_strategy_labels(t["strategies"])
+    rows = [[shown[r["strategy"]], f"{int(r['seat_games']):,}", f"{100 * r['win_share']:.1f}%",
              f"[{100 * r['win_lo']:.1f}%, {100 * r['win_hi']:.1f}%]", f"{r['score_mean']:.2f}"]
             for _, r in t["totals"].iterrows()]
     click.echo(_table(["strategy", "seat-games", "win share", "95% interval", "mean score"], rows,
                       ["<", ">", ">", ">", ">"]))
+    for line in key_lines(shown):
+        click.echo(f"strategy {line}")
     click.echo()
     met = t["met"]
     pairs = [met[i, j] for i in range(len(t["strategies"])) for j in range(len(t["strategies"])) if i != j]
@@ -240,11 +264,12 @@ def print_tournament(result, found):
                f"Wilson interval on the {min(pairs):,}" + (f"–{max(pairs):,}" if max(pairs) != min(pairs) else "")
                + " games both played]" + ("; a copy against a copy of itself is not counted" if t.get("copies")
                                           else ""))
-    click.echo(pairwise_table(t))
+    click.echo(pairwise_table(t, shown))
     click.echo()
     click.echo("Bradley–Terry ratings (Elo scale, 95% interval):")
     for _, r in t["ratings"].iterrows():
-        click.echo(f"  {r['strategy']}: {signed(r['elo'], 0)} [{signed(r['elo_lo'], 0)}, {signed(r['elo_hi'], 0)}]")
+        click.echo(f"  {shown[r['strategy']]}: {signed(r['elo'], 0)} "
+                   f"[{signed(r['elo_lo'], 0)}, {signed(r['elo_hi'], 0)}]")
     print_verdict(found)
 
 
@@ -259,22 +284,26 @@ def print_skill(result, found):
     from analysis.verdict import signed
     k = found["skill"]
     cfg = result.results[0].config
-    click.echo(f"{cfg.game.title} · {k['players']} players · ladder {' → '.join(k['rungs'])} · "
+    shown = short_strategy_labels(k["rungs"])
+    click.echo(f"{cfg.game.title} · {k['players']} players · ladder {' → '.join(shown[r] for r in k['rungs'])} · "
                f"{k['variants'][0]['lineups']} line-ups (each rung alone against copies of each other, every seat "
                f"rotation) × {k['variants'][0]['per_lineup']:,} games per line-up, same seeds")
+    for line in key_lines(shown):
+        click.echo(f"rung {line}")
     for v in k["variants"]:
         click.echo()
         click.echo(f"variant {v['variant']}:")
         totals = v["totals"].set_index("strategy")
-        rows = [[r.strategy, f"{signed(r.elo, 0)} [{signed(r.elo_lo, 0)}, {signed(r.elo_hi, 0)}]",
+        rows = [[shown[r.strategy], f"{signed(r.elo, 0)} [{signed(r.elo_lo, 0)}, {signed(r.elo_hi, 0)}]",
                  _share_cell(totals.loc[r.strategy, "win_share"], totals.loc[r.strategy, "win_lo"],
                              totals.loc[r.strategy, "win_hi"]), f"{int(totals.loc[r.strategy, 'seat_games']):,}"]
                 for r in v["ratings"].itertuples()]
         click.echo(_table(["rung", "rating (Elo) [95%]", "win share [95%]", "seat-games"], rows,
                           ["<", ">", ">", ">"]))
         names = v["strategies"]
-        rows = [[f"{i + 1} {a}"] + ["—" if i == j else _share_cell(v["share"][i, j], v["lo"][i, j], v["hi"][i, j])
-                                    for j in range(len(names))] for i, a in enumerate(names)]
+        rows = [[f"{i + 1} {shown[a]}"]
+                + ["—" if i == j else _share_cell(v["share"][i, j], v["lo"][i, j], v["hi"][i, j])
+                   for j in range(len(names))] for i, a in enumerate(names)]
         click.echo(f"pairwise win share of the row rung against the column rung (shared ranks half) [95% Wilson "
                    f"interval on the {int(v['met'][0, 1]):,} games each pair played]:")
         click.echo(_table(["vs →"] + [str(i + 1) for i in range(len(names))], rows))

@@ -284,3 +284,19 @@ def test_the_documented_plugin_example_runs(tmp_path):
         os.chdir(cwd)
     assert code_ == 0, err
     assert "./my_bots.py:cautious" in out
+
+
+def test_a_long_strategy_spec_is_lettered_in_the_tables_and_spelled_out_under_them(tmp_path):
+    """Sen's default is a tuned spec of 62 characters: the tables show 'memory (A)' and a key line gives the spec,
+    so a seat table stays as wide as with a plain name."""
+    from sim.registry import get_game
+    spec = get_game("sen").default_strategy
+    code, out, err = run_cli(["run", "sen", "--n", "40", "--players", "3", "--strategy", f"{spec},threshold,{spec}",
+                              "--out", str(tmp_path / "r")])
+    assert code == 0, err
+    seat_rows = [line for line in out.splitlines() if line[:1] in "123" and "%" in line]
+    assert len(seat_rows) == 3 and "memory (A)" in seat_rows[0] and "threshold" in seat_rows[1]
+    assert spec not in "".join(seat_rows) and max(len(line) for line in seat_rows) < 160
+    assert f"strategy A = {spec}" in out.splitlines()
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert [s["label"] for s in manifest["strategies"]] == [spec, "threshold", spec]  # files keep the whole spec
