@@ -65,11 +65,16 @@ def make(folder=DEFAULT_FOLDER):
             report = sim.run(game_id, RUN_N, seed=SEED, out=os.path.join(scratch, name), report=False)
             written.append(_write(report.context, folder, name))
         for name, _, game_id in skill_examples():
-            ladder = sim.skill(game_id, SKILL_N, seed=SEED, out=os.path.join(scratch, name), report=False)
-            written.append(_write(ladder.context, folder, name))
+            written.append(_write(skill_example(game_id, os.path.join(scratch, name)), folder, name))
         for name, _, kind, options in MULTI:
             written.append(_write(multi_example(kind, options, os.path.join(scratch, name)), folder, name))
     return written
+
+
+def skill_example(game_id, out):
+    """The report context of a game's own skill ladder example."""
+    import sim
+    return sim.skill(game_id, SKILL_N, seed=SEED, out=out, report=False).context
 
 
 def multi_example(kind, options, out):
@@ -90,12 +95,11 @@ def multi_example(kind, options, out):
 
 def make_one(name, folder=DEFAULT_FOLDER):
     """One of the multi-configuration or skill examples (by file name) alone: quicker than remaking all of them."""
-    import sim
     with tempfile.TemporaryDirectory(prefix="sim-examples-") as scratch:
         out = os.path.join(scratch, name)
         game_id = next((game for file, _, game in skill_examples() if file == name), None)
         if game_id is not None:
-            return _write(sim.skill(game_id, SKILL_N, seed=SEED, out=out, report=False).context, folder, name)
+            return _write(skill_example(game_id, out), folder, name)
         kind, options = next((kind, options) for file, _, kind, options in MULTI if file == name)
         return _write(multi_example(kind, options, out), folder, name)
 

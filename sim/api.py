@@ -290,9 +290,9 @@ def skill(game, n=DEFAULT_N, *, players=None, variants=(), tuned=(), sets=None, 
         labels += [(f"{name}: " if len(names) > 1 else "") + " | ".join(s.label for s in c.seats) for c in mine]
         configs += mine
     section = {"rungs": rungs, "players": players, "variants": groups}
-    own = len(skill_rungs(spec, (), sets))  # the rungs every ladder of the game has; the rest came from --tuned
+    tuned_rungs = rungs[len(rungs) - len(_tuned_items(tuned)):]  # skill_rungs appends one rung per --tuned, last
     command = reproduce(spec.id, "skill", [players], entries if variants else [], _set_items(sets), None, seed, n,
-                        [part for label in rungs[own:] for part in ("--tuned", label)])
+                        [part for label in tuned_rungs for part in ("--tuned", label)])
     return _run_multi(lambda outcome: Skill(outcome, section), "skill", configs, labels,
                       max(1, n // len(seatings)), command, out, threads, chunk_size, scheduler, workers,
                       connect_timeout, progress, report, html, extra_manifest={"skill": section},

@@ -32,18 +32,24 @@ def print_verdict(found):
 LONG_LABEL = 40  # characters: a longer strategy spec is shown by its name and a letter, spelled out under the table
 
 
+def _letter(i):
+    return chr(ord("A") + i) if i < 26 else f"Z{i - 25}"
+
+
+def _long_labels(labels):
+    """The labels longer than LONG_LABEL, each once, in order of first appearance: the k-th gets _letter(k)."""
+    return list(dict.fromkeys(label for label in labels if len(label) > LONG_LABEL))
+
+
 def short_strategy_labels(labels):
     """{label: what a table shows}: a spec longer than LONG_LABEL becomes 'name (A)', 'name (B)', ... in order of
     first appearance; shorter ones stay as they are. key_lines(...) spells the letters out."""
-    shown, letters = {}, iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    for label in labels:
-        if label not in shown:
-            shown[label] = label if len(label) <= LONG_LABEL else f"{label.split(':')[0]} ({next(letters)})"
-    return shown
+    letters = {label: _letter(k) for k, label in enumerate(_long_labels(labels))}
+    return {label: f"{label.split(':')[0]} ({letters[label]})" if label in letters else label for label in labels}
 
 
 def key_lines(shown):
-    return [f"{short[-2]} = {label}" for label, short in shown.items() if short != label]
+    return [f"{_letter(k)} = {label}" for k, label in enumerate(_long_labels(shown))]
 
 
 def _seat_table(summary, advantage, shown):
@@ -223,10 +229,10 @@ def print_sweep(result, found):
     print_verdict(found)
 
 
-def pairwise_table(t, shown=None):
-    """The pairwise matrix: row strategy ranked strictly better than the column one, share [95% interval]."""
+def pairwise_table(t, shown):
+    """The pairwise matrix: row strategy ranked strictly better than the column one, share [95% interval];
+    `shown`: short_strategy_labels of its strategies."""
     names, wins, games, lo, hi = t["strategies"], t["wins"], t["games"], t["lo"], t["hi"]
-    shown = shown or short_strategy_labels(names)
     header = ["beats →"] + [f"{i + 1}" for i in range(len(names))]
     rows = []
     for i, name in enumerate(names):
