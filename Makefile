@@ -23,7 +23,7 @@ run: install
 
 test: install
 	$(BIN)/sim warm --jobs 2
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 bench: install
 	$(BIN)/python -m benchmarks.run

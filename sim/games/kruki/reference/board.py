@@ -172,16 +172,21 @@ def fly(board):
 
 def arrivals_at(board, s):
     """Crows on tile s after a flight on the board as it stands: only crow tiles that see s along a row or column
-    (no gap between) can reach it, so only their groups are resolved. Equals `fly` followed by `crows[s]`."""
-    kind, crows = board.kind, board.crows
+    can reach it, so only their groups are resolved. Equals `fly` followed by `crows[s]`.
+
+    A group sees s only up to the first gap, shiny or Junk from s outward: beyond a shiny its nearest shiny that way
+    is that one, and beyond a Junk it would stop on the Junk (KRUKI-26)."""
+    kind, crows, shiny = board.kind, board.crows, board.shiny
     total = crows[s]
     for d in board.delta:
         c = s + d
-        while kind[c] != GAP:
+        while kind[c] != GAP and shiny[c] < 0:
             if crows[c] > 0:
                 for dest, q in group_flight(board, c):
                     if dest == s:
                         total += q
+            if kind[c] == JUNK:
+                break
             c += d
     return total
 
