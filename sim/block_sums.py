@@ -17,7 +17,7 @@ _INT64_MAX = np.iinfo(np.int64).max
 _INT64_MIN = np.iinfo(np.int64).min
 
 
-@kernel_njit(nogil=True)
+@kernel_njit(nrt=True, nogil=True)
 def block_sums(seat_out, game_out, start, length_col, batches):
     n, P, S = seat_out.shape
     G = game_out.shape[1]

@@ -35,7 +35,7 @@ def stream_into(state, seed, game_index):
     state[0] = _mix64(np.uint64(seed) ^ _mix64(np.uint64(game_index) + GOLDEN))
 
 
-@kernel_njit()
+@kernel_njit(nrt=True)
 def stream_start(seed, game_index):
     """A new `state(1)` at the start of game `game_index`'s stream."""
     state = np.empty(1, np.uint64)

@@ -24,7 +24,7 @@ from strategies.kruki_tokens import token_decision
 
 
 # ---- spiral start (KRUKI-39 step 4, all heuristics) --------------------------------------------------------------
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _spread(K, side, x, n, gain):
     """gain[s] += n for every tile s on the four arms of x short of the first Junk: what a group of n crows on x
     adds to a new shiny's arrivals when no other shiny is on the board (KRUKI-26: nothing to tie with)."""
@@ -36,7 +36,7 @@ def _spread(K, side, x, n, gain):
             c += d
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _spiral_choice(obs, work):
     """B0 after each start with every shiny and token removed; max if the chooser is next round's first player,
     else min; ties N, E, S, W (no draw)."""
@@ -103,7 +103,7 @@ def _spiral_choice(obs, work):
 
 
 # ---- tile source (KRUKI-39..41 step 1; the drawn tile is not seen) -----------------------------------------------
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _source_choice(obs, params, mode, rng, work, fwork):
     at_a = obs[O_AT_OPT_A]
     n_opt = obs[O_N_OPTIONS]
@@ -167,7 +167,7 @@ def _source_choice(obs, params, mode, rng, work, fwork):
     return index_of(obs, SRC_JUNK if j_junk > j0 else SRC_SKIP)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def choose_heuristic(mode, obs, params, rng, work, fwork):
     """greedy / blocker / weighted (mode = sid) at any decision: returns an index into the option list."""
     dec = obs[O_DECISION]
@@ -187,7 +187,7 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
     return token_decision(obs, params, mode, rng, work)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def choose_builtin(sid, obs, params, rng, work, fwork):
     """Integer dispatch over the shipped observation-based strategies (sid = StrategyInfo.sid). `random` is played
     by the kernel itself from the option count (it needs no observation)."""

@@ -15,7 +15,7 @@ from strategies.kruki_common import (P_SLACK, P_W_SLACK, b_at, b_order, best_unt
                                      waiting_opponent, with_opp, work_at)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn):
     """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
     arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
@@ -78,7 +78,7 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         add_contrib(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _undo_cell(work, K, Cr, side, w_tl, c):
     """Lift the hypothetical tile on c again and clear the delta and mark planes at the touched cells."""
     a = side * side
@@ -91,7 +91,7 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
     Cr[c] = 0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
     """The crow groups that see s along a row or column with no shiny between (into work[w_seen:]; returns their
     count): a shiny on s changes the rays, so the flight plan, of these groups and of no other."""
@@ -107,7 +107,7 @@ def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
     return n_seen
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
     """Add sign * (the crows the group of n on x sends to each opponent's shiny) to the arrivals row at `row`."""
     me = obs[O_SEAT]
@@ -118,7 +118,7 @@ def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
             work[row + q] += sign * sent_to(m, d0, d1, d2, d3, n, t)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
     the third arrivals row: the second (the board without it) corrected by the groups that see s, each taken out
@@ -135,7 +135,7 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
         _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
     """Write into the sdelta plane how every new-shiny arrival count changes when the own shiny on s (Sh[s] set)
     joins the board: each group that sees s is taken out as it was without s and put back with it. The written
@@ -155,7 +155,7 @@ def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
         add_contrib(K, Sh, side, x, Cr[x], 1, sdelta, True, smark, stl)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_seen, w_stl, w_bord, w_bval):
     """B(β) of the position β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the
     delta plane, `_apply_cell`) + the own shiny on s (s < 0: none; Sh[s] set): exactly `_best_new_shiny` on β. The
@@ -181,7 +181,7 @@ def _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_seen, w_s
     return best
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _merge(v, p, count, max_v, best_v, best_p, ties):
     """Fold `count` options of stage-1 value v and preference p into (max v, best (v, p), ties at the best)."""
     if v > max_v:
@@ -193,7 +193,7 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
     return max_v, best_v, best_p, ties
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor, key_j,
             key_p, target):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
@@ -293,7 +293,7 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
     return max_v1, best_j, best_p, ties, found
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap, tokens_left):
     """Stage-1 values of the legal shinies on the board as it stands (n crows = gain0), sorted best first by (value,
     preference) into groups of equal keys: gid plane = 1 + group; sizes, preferences and values per group. Returns
@@ -331,7 +331,7 @@ def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, 
     return g + 1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c, legal_c, own, ng, cap,
                  tokens_left):
     """Stage 1 of every option (c, s) after `_apply_cell(c)` without visiting every shiny: the shinies the tile
@@ -374,7 +374,7 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
     return max_v, best_v, best_p, ties
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw)."""

@@ -30,7 +30,7 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values.
 N_WORK_PLANES = 8  # the side*side planes at the start of work
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def work_layout(side, n, crows):
     """Offsets into work and fwork for n tiles in the game (see above); the last two are their lengths."""
     a = side * side
@@ -56,7 +56,7 @@ def work_layout(side, n, crows):
             w_stl, w_bord, w_bval, w_arr, w_arr + 3 * MAX_PLAYERS, f_grp + 2 * (n + 2))
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def tiles_in_game(obs):
     """Tiles in the game (the rule vector's tile counts)."""
     n = 0
@@ -65,22 +65,22 @@ def tiles_in_game(obs):
     return n
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def work_at(obs):
     return work_layout(obs[O_SIDE], tiles_in_game(obs), obs[O_RULES + R_CROWS])
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def work_len(n_total, side, crows):
     return work_layout(side, n_total, crows)[-2]
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def fwork_len(n_total, side, crows):
     return work_layout(side, n_total, crows)[-1]
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def planes(obs):
     """(side, the five board planes K, Cr, Sh, St, Fr as views into the observation, the tile list, its length)."""
     side = obs[O_SIDE]
@@ -92,7 +92,7 @@ def planes(obs):
             obs[k0 + PL_FROZEN * a:k0 + (PL_FROZEN + 1) * a], obs[t0:t0 + obs[O_N_TILES]], obs[O_N_TILES])
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def legal_shinies(K, Cr, Sh, tiles, n_tiles, out):
     """KRUKI-19 legal shiny tiles, raster order, into out; returns the count."""
     n = 0
@@ -104,7 +104,7 @@ def legal_shinies(K, Cr, Sh, tiles, n_tiles, out):
     return n
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, cap):
     """B(β): the best points of a new shiny over the legal shiny tiles of β (tiles + extra), 0 if none."""
     gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain)
@@ -118,7 +118,7 @@ def _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, gain, ng, ca
     return best
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap):
     """The legal shinies of the board as it stands by their B value (the points of a new shiny there, gain0 crows),
     best first: a hypothetical position then re-values only the cells it touched and takes the best of the others
@@ -137,7 +137,7 @@ def b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap):
     work[w_bord] = nls
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def b_at(work, K, Cr, Sh, St, a, c, t, ng, cap, best):
     """max(best, the points of a new shiny on t in β) when t is a legal shiny tile of β: gain0 + delta + sdelta
     crows there (gain0 is stale on the hypothetical tile's cell c)."""
@@ -149,7 +149,7 @@ def b_at(work, K, Cr, Sh, St, a, c, t, ng, cap, best):
     return best
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def sent_to(m, d0, d1, d2, d3, n, target):
     """Crows a group of n with flight plan (m, d0..d3) sends to target (KRUKI-26)."""
     if m > 0 and (d0 == target or d1 == target or d2 == target or d3 == target):
@@ -157,7 +157,7 @@ def sent_to(m, d0, d1, d2, d3, n, target):
     return 0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
     """max(best, the B value of the best legal shiny of `b_order` that no change touched — in neither the mark nor the
     smark plane — and that is none of skip_a, skip_b, skip_c, the cells whose legality the change decides)."""
@@ -168,7 +168,7 @@ def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
     return best
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def waiting_opponent(obs):
     """Whether an opponent has no shiny and has not moved yet: only then does Opp(β) need B(β)."""
     me = obs[O_SEAT]
@@ -178,7 +178,7 @@ def waiting_opponent(obs):
     return False
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr):
     """arr[q] = the crows on opponent q's shiny after a flight on the board as it stands (q with a shiny)."""
     me = obs[O_SEAT]
@@ -188,7 +188,7 @@ def opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr):
             arr[q] = arrivals_at(K, Cr, Sh, Fr, side, s)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def opp_value(obs, K, St, ng, cap, arr, bval):
     """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny, arr[q] crows arrive there), B(β) = bval (q
     has not moved yet) or 0."""
@@ -206,7 +206,7 @@ def opp_value(obs, K, St, ng, cap, arr, bval):
     return total / (players - 1)
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def stage1_value(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, tokens_left):
     """(v1, pref) of an option whose own shiny (on s, none when s < 0) receives n crows: greedy/blocker V_me and the
     EMPTY preference; weighted w1 f1 + w2 f2 + w3 f3 + w5 f5 (this order, as the reference)."""
@@ -222,7 +222,7 @@ def stage1_value(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, toke
     return float(pts), pref
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def with_opp(mode, params, v1, o):
     """J of blocker (v1 - lambda * Opp) and weighted (v1 + w4 * Opp)."""
     if mode == BLOCKER:
@@ -230,7 +230,7 @@ def with_opp(mode, params, v1, o):
     return v1 + params[P_W4] * o
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def final_value(mode, params, v1, obs, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, ng, cap):
     """J: greedy v1; blocker v1 - lambda * Opp; weighted v1 + w4 * Opp, with Opp(β) computed in full (the gainB
     plane and the first arrivals row of work)."""
@@ -244,7 +244,7 @@ def final_value(mode, params, v1, obs, work, K, Cr, Sh, St, Fr, side, tiles, n_t
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, arr, bval))
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def index_of(obs, value):
     at = obs[O_AT_OPT_A]
     for i in range(obs[O_N_OPTIONS]):

@@ -13,7 +13,7 @@ from strategies.kruki_common import (b_at, b_order, best_untouched, final_value,
 
 
 # ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _token_value(obs, params, mode, work, kind, ta, tb, td):
     """J of β = the board after the token (kind < 0: pass); the own shiny is already placed (or absent)."""
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
@@ -48,7 +48,7 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
     return j
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _moves_base(obs, work):
     """What blocker's and weighted's crow-moving tokens (TWO_CROWS, NO_FLOCKING) are valued against: the arrival map
     gain0 of the board as it stands, its legal shinies by B value (`b_order`) and the crows arriving at every seat's
@@ -65,7 +65,7 @@ def _moves_base(obs, work):
             work[w_arr + q] = arrivals_at(K, Cr, Sh, Fr, side, s)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _moves_value(obs, params, mode, work, kind, ta, tb, td):
     """`_token_value` of TWO_CROWS (ta, tb -> td) or NO_FLOCKING (on ta) for blocker and weighted, from `_moves_base`:
     such a token changes the crows (flying crows: not frozen, not on a shiny) of at most three cells and no flight
@@ -146,7 +146,7 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td):
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], bval))
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _flags(obs, work, my, set_them):
     """Greedy's TWO_CROWS shortcut: flag[x] = m for every tile x on the own shiny's rows/columns whose group sends
     n // m crows to it (KRUKI-26 plans do not depend on n); set_them = False clears them again."""
@@ -165,7 +165,7 @@ def _flags(obs, work, my, set_them):
             x += d
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _moved_share(flag, Cr, x, change):
     m = flag[x]
     if m == 0:
@@ -173,7 +173,7 @@ def _moved_share(flag, Cr, x, change):
     return div_small(Cr[x] + change, m) - div_small(Cr[x], m)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     """Enumerate the token candidates (kind, then target order, as the reference) allowed by the bit mask `allow`
     (TWO_CROWS restricted to the pair (pair_a, pair_b) when pair_a >= 0). Returns (best value, ties at it, kind, a,
@@ -269,7 +269,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     return best, ties, -1, -1, -1, -1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
     """The reference's `pick` over the token candidates: (value, kind, a, b, d), kind -1 when there is none."""
     best, ties, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
@@ -280,7 +280,7 @@ def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
     return best, k, ta, tb, td
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def token_decision(obs, params, mode, rng, work):
     dec = obs[O_DECISION]
     at_a = obs[O_AT_OPT_A]

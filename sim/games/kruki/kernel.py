@@ -38,7 +38,7 @@ from sim.games.kruki.kernel_turn import take_turn
 START_XY = np.array([[c for xy in START_CELLS[k] for c in xy] for k in sorted(START_CELLS)], np.int64)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _clear_board(s):
     """Empty the board the previous game of this block left (only its tiles and their neighbours were touched)."""
     g, tiles, nadj = s.g, s.tiles, s.nadj
@@ -58,7 +58,7 @@ def _clear_board(s):
     g[GS_N_FRONT] = 0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def setup(t, s, stack0, tokens0, seed, game_index):
     """KRUKI-5..8: a fresh game on the block's scratch: shuffle the stack (draw order 1), remove, lay out the 9
     start tiles, deal own Junk, shuffle the token stack (draw order 2)."""
@@ -117,7 +117,7 @@ def setup(t, s, stack0, tokens0, seed, game_index):
     g[GS_TEND] = nt0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def refill_pool(t, s):
     """tile-draft (KRUKI-12): refill the face-up pool to P tiles from the stack before phase A."""
     g = s.g
@@ -134,7 +134,7 @@ def refill_pool(t, s):
                pool[2] if pl > 2 else -1, pool[3] if pl > 3 else -1, g[GS_END] - g[GS_POS], 0, 0)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def phase_b(t, s):
     """KRUKI-26/27: every free group flies from the snapshot at once; then KRUKI-28 (22, 23): each shiny scores."""
     g, B, moves, ss = s.g, s.board, s.moves, s.ss
@@ -187,7 +187,7 @@ def phase_b(t, s):
                    ss[SS_SCORE, p])
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def phase_c(t, s):
     """KRUKI-29..31: murders, the list fixed at the start of the phase (shinies in turn order, then the other
     tiles in raster order); the chooser picks each spiral start. False when the game stops."""
@@ -242,7 +242,7 @@ def phase_c(t, s):
     return True
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def end_round(t, s):
     """KRUKI-33: shinies and tokens leave the board, the first player passes on. Returns True when the game is
     over (KRUKI-34: the stack is empty)."""
@@ -272,7 +272,7 @@ def end_round(t, s):
     return g[GS_END] == g[GS_POS]
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def play_round(t, s, draft):
     """KRUKI-10: one round: [pool], phase A (a turn per seat from the first player), phase B, phase C, its end.
     Returns 1 when the game is over, 0 to play on, -1 when the game stops."""
@@ -297,7 +297,7 @@ def play_round(t, s, draft):
     return 1 if end_round(t, s) else 0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def finish(t, s):
     """KRUKI-35: points for unused tokens; KRUKI-36: ranking by score, then unused own Junk; the tie-break code."""
     g, ss, hands, seat_row = s.g, s.ss, s.hands, t.seat_row
@@ -332,7 +332,7 @@ def finish(t, s):
     t.game_row[G_TIE] = 0 if n_top == 1 else (1 if n_first == 1 else 2)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def play_game(t, s, stack0, tokens0, seed, game_index):
     """One game, KRUKI-5..36, on the block's Scratch `s`; writes t.seat_row(players, seat columns) and
     t.game_row(game columns). s.g[GS_STOP] >= 0 stops at that decision with its observation filled (tests)."""
@@ -365,7 +365,7 @@ def play_games(rp, stack0, tokens0, builtin, players, sids, sparams, users, seed
         play_game(t, s, stack0, tokens0, seed, start + i)
 
 
-@kernel_njit()
+@kernel_njit(nrt=True)
 def play_until(rp, stack0, tokens0, builtin, players, sids, sparams, users, seed, game_index, stop_at, s):
     """Tests: play game `game_index` up to its decision number `stop_at` (0-based, counting asked decisions) and
     leave the state in the Scratch `s` (from make_scratch) with that decision's observation filled in."""

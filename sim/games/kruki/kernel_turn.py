@@ -21,7 +21,7 @@ from sim.games.kruki.kernel_state import (EV_NO_SHINY, EV_PLACE, EV_REPLACE, EV_
                                           cell_y, decide, place, put, wants_obs)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _choose_cell(t, s, seat, kind, spawn, own, replaced):
     """D_CELL: a legal cell (the frontier, KRUKI-13) for the tile in hand; -1 to stop."""
     n = s.g[GS_N_FRONT]
@@ -33,7 +33,7 @@ def _choose_cell(t, s, seat, kind, spawn, own, replaced):
     return s.front[i] if i >= 0 else -1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def play_junk(t, s, seat, own):
     """KRUKI-15/16: a Junk tile (own, or drawn under random-junk) placed normally or replacing a tile."""
     g, B, obs = s.g, s.board, s.obs
@@ -101,7 +101,7 @@ def play_junk(t, s, seat, own):
     return True
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def tile_step(t, s, seat, draft):
     """Step 1, KRUKI-12..18: the tile source (draw / own Junk / pool tile / skip), then its placement."""
     g, obs, optbuf = s.g, s.obs, s.optbuf
@@ -174,7 +174,7 @@ def _legal_shiny(B, a, c):
     return B[PL_KIND * a + c] != JUNK and B[PL_CROWS * a + c] == 0 and B[PL_SHINY * a + c] < 0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def shiny_step(t, s, seat):
     """Step 2, KRUKI-19/20: the shiny on a legal tile; on EMPTY it takes the top token."""
     g, B, obs = s.g, s.board, s.obs
@@ -221,7 +221,7 @@ def shiny_step(t, s, seat):
     return True
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _legal_pair_exists(B, a, tiles, nt):
     """KRUKI-25: some source pair has a destination (a tile without a shiny that is not a source)."""
     free = 0
@@ -242,7 +242,7 @@ def _legal_pair_exists(B, a, tiles, nt):
     return False
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _pairs(B, a, tiles, nt, k, obs, at_a, at_b):
     """KRUKI-25 source pairs in canonical order. k >= 0: return the k-th pair; k < 0: write them all to the option
     lists (when at_a >= 0) and return the count."""
@@ -272,7 +272,7 @@ def _pairs(B, a, tiles, nt, k, obs, at_a, at_b):
     return n, -1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _token_target(t, s, seat, kind):
     """KRUKI-23/24 target (D_TARGET): GRAVESTONES any tile, NO_FLOCKING a tile with crows; -1 to stop."""
     B, obs = s.board, s.obs
@@ -298,7 +298,7 @@ def _token_target(t, s, seat, kind):
     return -1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _two_crows(t, s, seat):
     """KRUKI-25: the source pair (D_PAIR), then the destination (D_DEST); (a, b, d), a < 0 to stop."""
     B, obs = s.board, s.obs
@@ -330,7 +330,7 @@ def _two_crows(t, s, seat):
     return ta, tb, -1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def token_step(t, s, seat):
     """Step 3, KRUKI-21..25: pass, or play one held playable token that has a legal target."""
     g, B, obs, optbuf = s.g, s.board, s.obs, s.optbuf
@@ -397,7 +397,7 @@ def token_step(t, s, seat):
     return True
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def take_turn(t, s, seat, draft):
     """KRUKI-11: one seat's turn, steps 1..3; False when the game stops."""
     if not tile_step(t, s, seat, draft):

@@ -16,10 +16,10 @@ from sim.games.kruki.rules import GAP, GRAVEYARD, JUNK, TRINKETS
 BIG = 1 << 30  # "no shiny / no Junk on this ray"
 
 # KRUKI-14: crows a tile spawns when placed from the stack or the pool (the rules' own function, compiled).
-spawn_of = kernel_njit(inline="always", _nrt=False)(rules.spawn_of)
+spawn_of = kernel_njit(inline="always")(rules.spawn_of)
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def div_small(n, m):
     """n // m for 1 <= m <= 4 without a division instruction in the common cases."""
     if m == 1:
@@ -31,7 +31,7 @@ def div_small(n, m):
     return n // 3
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _ray(K, Sh, t, d):
     """Walk from tile t in step d until a gap: (distance of the nearest shiny or BIG, its cell, 1 if it is on
     TRINKETS, distance of the first JUNK before it or BIG)."""
@@ -48,7 +48,7 @@ def _ray(K, Sh, t, d):
     return BIG, -1, 0, jd
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def flight_plan(K, Sh, side, t):
     """KRUKI-26 for the group on tile t, independent of its size: (m, d0, d1, d2, d3) — the m destinations (after
     the Trinkets tie-break and the Junk stop), N/E/S/W order, -1 padded; the group sends n // m crows to each."""
@@ -99,7 +99,7 @@ def flight_plan(K, Sh, side, t):
     return m, out0, out1, out2, out3
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def flight_to(K, Cr, Sh, Fr, side, t, s):
     """Crows the group on tile t sends to cell s in a flight on the board as it stands (KRUKI-26)."""
     n = Cr[t]
@@ -111,7 +111,7 @@ def flight_to(K, Cr, Sh, Fr, side, t, s):
     return div_small(n, m)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def arrivals_at(K, Cr, Sh, Fr, side, s):
     """Crows on tile s after a flight on the board as it stands: only crow tiles that see s along a row or column can
     reach it, so only their groups are resolved (the reference's `arrivals_at`)."""
@@ -126,7 +126,7 @@ def arrivals_at(K, Cr, Sh, Fr, side, s):
     return total
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def score_points(kind, stones, no_graveyards, cap, n):
     """KRUKI-28 (with KRUKI-22, 23): points of n crows on a shiny tile of `kind` with `stones` GRAVESTONES."""
     raw = n
@@ -137,7 +137,7 @@ def score_points(kind, stones, no_graveyards, cap, n):
     return raw
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _bump(gain, c, v, track, mark, tl):
     """gain[c] += v; when tracking, c is appended once to the touched list tl[1:] (count tl[0], mark[c] = 1)."""
     gain[c] += v
@@ -147,7 +147,7 @@ def _bump(gain, c, v, track, mark, tl):
         tl[tl[0]] = c
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _share(K, c, k, m_other, eqcnt, eqtr, n):
     """Crows a group of n sends to a new shiny on c at distance k, when its nearest shiny in the other directions is
     at m_other (eqcnt of them there, eqtr of those on TRINKETS): all of them if c is nearer, a split on a tie
@@ -160,7 +160,7 @@ def _share(K, c, k, m_other, eqcnt, eqtr, n):
     return div_small(n, 1 + eqcnt)
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign, track, mark, tl):
     """Add to gain[s] the crows the group on t (n crows) would send to a new shiny at s, for every s on its ray d."""
     c = t + d
@@ -173,7 +173,7 @@ def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign, track, mar
         k += 1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def others_cached(work, w_rays, idx, di):
     """For the group with ray-cache index idx (`gain_all_cached`) and its direction di (0..3 = N, E, S, W): (nearest
     shiny distance over the other three directions or BIG, how many of them are at that distance, how many of those
@@ -194,7 +194,7 @@ def others_cached(work, w_rays, idx, di):
     return m, cnt, tr
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign, track, mark, tl):
     """The part of a group's contribution along its ray d from cell x0 (at distance k0) on, up to the first JUNK or
     gap, for a ray with no shiny (used when a new tile extends the ray)."""
@@ -208,7 +208,7 @@ def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign, track, mar
         k += 1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     """For every tile s, gain[s] += sign * (crows the group of n crows on tile t sends to s if a new shiny were put
     on s): the reverse of `arrivals_at`, for all candidate shinies at once. Written cells are tracked as in
@@ -220,7 +220,7 @@ def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3)
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3):
     """`add_contrib` given the group's four rays (nearest shiny distance, TRINKETS flag, first JUNK distance)."""
     for i in range(4):
@@ -247,7 +247,7 @@ def _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1
         _contrib_dir(K, gain, t, d, min(em, jm), m_other, eqcnt, eqtr, n, sign, track, mark, tl)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain):
     """gain[s] = crows a new shiny on tile s would receive, for every tile s of tiles[:n_tiles] and `extra` (a
     hypothetical tile not yet in the list, or -1); zeroed first, written at tiles only."""
@@ -261,7 +261,7 @@ def gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, extra, gain):
             add_contrib(K, Sh, side, t, Cr[t], 1, gain, False, gain, gain)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, gain, work, w_rays, gid):
     """`gain_all` on the board as it stands that also keeps every group's four rays (nearest shiny distance and
     TRINKETS flag per direction, 8 ints at w_rays + 8 * index) and marks its tile gid[t] = -(1 + index). A tile put
@@ -285,7 +285,7 @@ def gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, gain, work, w_rays, gid
                           j3)
 
 
-@kernel_njit(inline="always", _nrt=False)
+@kernel_njit(inline="always")
 def spiral_step(x, y, d, run, left, second):
     """One step of the clockwise square spiral from N (KRUKI-31): runs 1, 1, 2, 2, 3, 3, ..."""
     if d == 0:
@@ -306,7 +306,7 @@ def spiral_step(x, y, d, run, left, second):
     return x, y, d, run, left, second
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
     """KRUKI-30/31: resolve the murder on m with spiral start 0..3 (N, E, S, W). Cells that received a crow are
     appended to log[1:] (log[0] = count). Returns (crows removed, crows placed)."""

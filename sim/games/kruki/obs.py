@@ -85,18 +85,18 @@ R_TILES_EMPTY, R_CROWS = _RI["tiles_empty"], _RI["crows"]  # the 7 tile counts f
 R_REMOVED_2P, R_RJ_REMOVED_2P = _RI["removed_2p"], _RI["rj_removed_2p"]  # then 3p, 4p
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def max_options(n_total):
     """The longest option list of any decision with n_total tiles in the game (TWO_CROWS pairs dominate)."""
     return max(4 * n_total + 8, n_total * (n_total + 1) // 2 + 1, 8)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def obs_size(n_total, side):
     return OBS_HEADER + (n_total + 1) + (4 * n_total + 8) + N_PLANES * side * side + 2 * max_options(n_total)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def obs_offsets(n_total, side):
     """Section starts: tiles, frontier, planes (kind first), option list A, option list B."""
     at_tiles = OBS_HEADER

@@ -62,7 +62,7 @@ WHY_START, WHY_END, WHY_TAKE2 = 0, 1, 2
  EV_STOP, EV_FINISH, EV_RERACE, EV_END, EV_ERROR, EV_DETOUR_CARD, EV_MIX) = range(1, 18)
 
 
-@kernel_njit()
+@kernel_njit(nrt=True)
 def new_scratch():
     """One thread's scratch arrays for play_game."""
     return Scratch(np.zeros(OBS_SIZE, np.int32), np.zeros(WS_SIZE, np.int32), np.zeros(1, np.uint64))

@@ -34,7 +34,7 @@ from strategies.sen import choose_builtin
 from sim.games.sen import rules
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _start_round(first, rp, deck0, players, w):
     """SEN-2..4: shuffle, deal round-robin from the first player, flip one card, initial peek."""
     x, dreams, piles = w.x, w.dreams, w.piles
@@ -110,7 +110,7 @@ def _replace_specials(rp, n_numbers, players, game_row, w):
             q = 0
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _score_round(rp, ravens, n_numbers, players, seat_row, game_row, w):
     """SEN-17..19: reveal, replace specials (replace_specials = 1), sum ravens, caller penalty, totals (SEN-20)."""
     x, dreams, totals, raw, scores = w.x, w.dreams, w.totals, w.raw, w.scores
@@ -170,7 +170,7 @@ def _score_round(rp, ravens, n_numbers, players, seat_row, game_row, w):
     x[X_ROUNDS_PLAYED] += 1
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _game_finished(rp, players, totals, x):
     """SEN-20: end_score (rounds = 0) or a fixed number of rounds; max_rounds caps (flag `capped`)."""
     if rp[R_ROUNDS] > 0:
@@ -238,7 +238,7 @@ def _record(players, seat_row, game_row, w):
 # No reference counting in play_game and its non-inlined helpers (they allocate nothing: the scratch comes from the
 # block, and numba compiles a callee under its caller's flag): numba otherwise increments/decrements every array
 # taken out of the Scratch at every call. Only _scratch, called from play_games, allocates.
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
     """One game, SEN-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the
     Scratch."""
@@ -266,7 +266,7 @@ def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, ga
     _record(players, seat_row, game_row, w)
 
 
-@kernel_njit()
+@kernel_njit(nrt=True)
 def _scratch(n_deck, builtin, trace, trace_len):
     return Scratch(np.zeros((MAX_SEATS, OBS_SIZE), np.int32), np.zeros((MAX_SEATS, MAX_DREAM), np.int8),
                    np.zeros((2, n_deck), np.int8), np.zeros(X_SIZE, np.int64), np.zeros(MAX_SEATS, np.int64),

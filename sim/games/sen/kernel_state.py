@@ -89,7 +89,7 @@ def push_faceup(w, players, c):
     all_rows_add(w.obs2d, players, O_FACEUP + c, 1)
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def reshuffle(w, players, game_row):
     """SEN-13: every face-up card except the top is shuffled into a new face-down pile (top = last)."""
     piles, x, obs2d = w.piles, w.x, w.obs2d
@@ -140,7 +140,7 @@ def _slot_or_none(dreams, q, s, ds):
     return np.int64(dreams[q, s]) if s < ds else NONE
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def record_dream(w, kind, q, ds):
     """A dream as one trace event: seat q, its slot cards, -1 padded to MAX_DREAM."""
     d = w.dreams

@@ -21,7 +21,7 @@ from strategies.sen import P_P_CALL, RANDOM, random_action
 CALL = 1  # the D_CALL option that calls
 
 
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def _is_legal(kind, a, p, h0, players, ds, peek_scope):
     """Is action `a` one of the options of decision `kind` (sim/games/sen/obs.py docstring)?"""
     if kind == D_SOURCE or kind == D_KEEP or kind == D_CALL:

@@ -18,7 +18,7 @@ from sim.spec import SpecError
 from strategies.skrzaty import choose_builtin
 
 
-@kernel_njit()
+@kernel_njit(nrt=True)
 def _scratch(rp, cards, rcards, spaces, end_tile, tokens, players, sids, sparams):
     """A block's working arrays for play_game, laid out as `kernel_layout.Scratch` says."""
     n_cards = cards.shape[0]

@@ -148,7 +148,8 @@ def ask(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, 
     sid = sids[seat]
     if sid > 0:
         return fns[0](sid, obs, sparams[seat], rng)
-    uobs[:] = obs  # a plug-in gets a copy: whatever it writes cannot touch the game
+    for i in range(obs.shape[0]):  # a plug-in gets a copy: whatever it writes cannot touch the game (a loop, since
+        uobs[i] = obs[i]           # a slice copy may allocate, and the game's code runs without numba's runtime)
     action = fns[1][seat](uobs, sparams[seat], rng)
     if fns[2].shape[0] > 0:
         record(fns[2], fns[3], EV_CHOICE, seat, kind, action, 0, 0, 0, 0)

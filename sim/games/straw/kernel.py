@@ -357,7 +357,7 @@ def _game_over(rp, rnd, rounds, totals, players, game_row):
 # No reference counting in the per-game function: it allocates nothing (scratch comes from the block), and numba's
 # increments/decrements around every helper taking an array cost more than a third of a heuristic game. Its phases
 # are inlined into it (inline="always"), so they are compiled under the same flag.
-@kernel_njit(_nrt=False)
+@kernel_njit()
 def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
     """One game, STRAW-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the
     Scratch."""
@@ -390,7 +390,7 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
     set_ranks(seat_row, players, w.totals)  # STRAW-21
 
 
-@kernel_njit()
+@kernel_njit(nrt=True)
 def _scratch(n_deck, builtin, trace, trace_len):
     return Scratch(np.empty(n_deck, np.int8), np.zeros((MAX_SEATS, MAX_HAND + 1), np.int8),
                    np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(N_CODES, np.int64),
