@@ -3,13 +3,15 @@
 One compiled kernel serves every variant: the rules arrive as the int64 parameter vector `rp` (layout `R_*`, the
 order of `rules.PARAMS`) and the canonical deck. Strategies see only the observation (`sim.games.straw.obs`).
 play_game runs the reference's phases — deal_round, then turns (legal codes, a choice, play or pass) until the round
-ends, round_scores — each an inlined function, so the compiled game is one function as before.
+ends, round_scores — each an inlined function, so the compiled game is one function as before. The shipped
+strategies are called directly, not through a function pointer: they are small (the kernel compiles in seconds either
+way) and the indirect call cost Straw's heuristics about 9% of their games/s (docs/decisions.md).
 """
 import numpy as np
 from numba import njit, types
 
 from sim.jit import kernel_njit
-from sim.kernel_util import BUILTIN_SIGNATURE, BUILTIN_TYPE, PLAY_TAIL, USER_FNS_TYPE, NativeCall, record, set_ranks
+from sim.kernel_util import PLAY_TAIL, USER_FNS_TYPE, record, set_ranks
 from sim.rng import below, stream_into
 from sim.games.straw.kernel_state import (EV_CHOICE, EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END,
                                           G_BC_COPY, G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS,
@@ -213,7 +215,7 @@ def _choose(seat, sid, T, direction, pile, stack_len, top_kind, top_value, n_leg
     _fill_turn_obs(w.obs, w.hands, w.hand_len, w.legal, n_legal, seat, T, direction, pile, stack_len, top_kind,
                    top_value)
     if sid > 0:
-        return w.builtin(sid, w.obs, sparams[seat], w.rng)
+        return choose_builtin(sid, w.obs, sparams[seat], w.rng)
     action = users[seat](w.obs, sparams[seat], w.rng)
     if w.trace.shape[0] > 0:
         record(w.trace, w.trace_len, EV_CHOICE, seat, action, 0, 0, 0, 0, 0)
@@ -391,24 +393,23 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
 
 
 @kernel_njit(nrt=True)
-def _scratch(n_deck, builtin, trace, trace_len):
+def _scratch(n_deck, trace, trace_len):
     return Scratch(np.empty(n_deck, np.int8), np.zeros((MAX_SEATS, MAX_HAND + 1), np.int8),
                    np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(N_CODES, np.int64),
-                   np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64), builtin, trace, trace_len)
+                   np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64), trace, trace_len)
 
 
-BUILTIN = NativeCall(choose_builtin, BUILTIN_SIGNATURE)
-_PLAY_SIGNATURE = types.void(types.int64[::1], types.int8[::1], BUILTIN_TYPE, types.int64, types.int64[::1],
+_PLAY_SIGNATURE = types.void(types.int64[::1], types.int8[::1], types.int64, types.int64[::1],
                              types.float64[:, ::1], USER_FNS_TYPE, *PLAY_TAIL)
 
 
 @njit(_PLAY_SIGNATURE, cache=True, nogil=True)
-def play_games(rp, deck0, builtin, players, sids, sparams, users, seed, start, count, seat_out, game_out, trace,
+def play_games(rp, deck0, players, sids, sparams, users, seed, start, count, seat_out, game_out, trace,
                trace_len):
     """Games start .. start+count−1 into seat_out(count, players, seat columns) and game_out(count, game columns),
     one block on one scratch (every game draws from its own stream, so blocks never change results); `trace`
     (0 rows unless wanted) logs events. The engine runs blocks on its threads (sim.engine.run_chunk)."""
-    w = _scratch(deck0.shape[0], builtin, trace, trace_len)
+    w = _scratch(deck0.shape[0], trace, trace_len)
     # A game writes into block-local rows first: the output rows of neighbouring blocks share cache lines.
     seat_row = np.zeros((players, seat_out.shape[2]), np.int32)
     game_row = np.zeros(game_out.shape[1], np.int32)
@@ -422,7 +423,7 @@ def play_games(rp, deck0, builtin, players, sids, sparams, users, seed, start, c
 
 
 def kernel_data(params, players, data=None):
-    """The kernel's inputs: rule vector (rules.PARAMS order), the canonical deck, the strategies' dispatch."""
+    """The kernel's inputs: rule vector (rules.PARAMS order) and the canonical deck."""
     rp = np.array([params[p.name] for p in rules.PARAMS], np.int64)
-    return rp, np.array(rules.build_deck(params), np.int8), BUILTIN
+    return rp, np.array(rules.build_deck(params), np.int8)
 

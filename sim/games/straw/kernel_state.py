@@ -41,7 +41,6 @@ Scratch = namedtuple("Scratch", (
     "legal",  # int64(N_CODES): legal[:n_legal] = the distinct legal codes of the seat to move, ascending
     "obs",  # int32(OBS_SIZE): the observation (sim.games.straw.obs); public parts kept current
     "rng",  # uint64(1): the game's random stream
-    "builtin",  # the shipped strategies' dispatch (sim.kernel_util.BUILTIN_TYPE)
     "trace",  # int32(cap, TRACE_WIDTH): the event log; 0 rows unless a trace is wanted
     "trace_len",  # int64(1): events recorded (counts past the cap)
 ))
