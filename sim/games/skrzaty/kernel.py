@@ -2,7 +2,8 @@
 
 One compiled kernel serves every variant and every data file: the rules arrive as the int64 parameter vector `rp`
 and the data tables built by `kernel_data` (their layouts in `kernel_layout`). A game is `kernel_phases.play_game`,
-the reference's phases over the block's `Scratch`, with the small steps of `kernel_steps`.
+the reference's phases (a round's in `kernel_round`) over the block's `Scratch`, with the small steps of
+`kernel_steps`.
 """
 import numpy as np
 from numba import njit, types

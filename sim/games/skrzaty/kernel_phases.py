@@ -1,11 +1,11 @@
 """One Skrzaty game in njit (docs/rules/skrzaty.md, SKRZATY-22..46), in the reference's phases (reference.py), and
 draw for draw the reference's game.
 
-The once-a-game phases are functions: setup_reward_row and setup_hands (the reference's `setup`), final_ranking and
-score. The round's phases (start_round, play_turns, rank_round, award_markers, market_pick) are sections of
-play_game's round loop, each headed by its name: as inlined functions they cost a quarter to a third of the games/s
-(measured), since every inlined call counts a reference to each array it is handed, and they are handed a dozen
-arrays eight times a game. The steps they share (placement, tokens, barter, decisions) are in kernel_steps.
+Every phase is a function named as in the reference: setup_reward_row and setup_hands (its `setup`), then per round
+start_round, play_turns, rank_round, award_markers and market_pick, and at the end final_ranking and score. They are
+inlined into play_game: called as functions, the round's phases cost 17% of random play's games/s (a call hands
+each of them a dozen arrays); inlined they cost nothing, and the kernel compiles as fast as before they were split
+(docs/decisions.md). The steps they share (placement, tokens, barter, decisions) are in kernel_steps.
 
 The public state lives in the observation array itself (`sim.games.skrzaty.obs` documents its layout), so
 strategies read it without copies; the hidden state (deck order, hands, returned cards) lives in the scratch's own
@@ -14,25 +14,20 @@ from sim.jit import kernel_njit
 from sim.kernel_util import record, set_ranks
 from sim.rng import below, shuffle, stream_into
 from sim.games.skrzaty.kernel_layout import (
-    C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VALUE, C_VP, EV_FINAL, EV_FIRST, EV_GAIN, EV_KEEP, EV_MARKET,
-    EV_PICK, EV_PLAY, EV_RANK, EV_RECYCLE, EV_ROUND, EV_ROW, EV_SCORE, G_END_COLOUR, G_FIRST_PLAYER, G_POOL_LEFT,
-    G_ROUNDS_PLAYED, G_TOKENS_LEFT, G_WINNER, RC_COLOUR, RC_NUMBER, RC_TYPE, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST,
-    R_FIRST_PLAYER, R_FIXED_FIRST, R_GNOME_POOL, R_HAND_KEEP, R_MARKET_EXTRA, R_MARKET_KEEP, R_MARKET_RANKED, R_ROUNDS,
-    SRC_DELIVERY, SRC_END, SRC_FINDER, S_CARDS_COLOUR, S_CARDS_PLAYED, S_CITY_SPACES, S_DISGUISE_CHANGED, S_END_CARDS,
-    S_END_SUM, S_EV_CROSSROADS, S_EV_FESTIVAL, S_EV_QUARTER, S_FILLED, S_FINAL_RANK, S_FOREMAN_GNOMES, S_GUILD_APPLIED,
-    S_INSTANT, S_PLACED, S_RANK, S_RANK_COUNT, S_SCORE, S_UNFILLED, S_VP_CARDS, S_VP_END_EFFECTS, S_VP_END_TILE,
-    S_VP_REWARDS, S_VP_TOKENS, S_WASTED_RESERVE, S_WIN60)
-from sim.games.skrzaty.kernel_steps import (
-    _reset_obs, ask, barter, choose_position, fail, gain_gnomes, insert_sorted, placement, random_keep_mask, remove_at,
-    set_loc, take_token)
+    C_AMOUNT, C_COLOUR, C_EFFECT, C_ID, C_SPACES, C_VALUE, C_VP, EV_FINAL, EV_FIRST, EV_KEEP, EV_ROW, EV_SCORE,
+    G_END_COLOUR, G_FIRST_PLAYER, G_POOL_LEFT, G_ROUNDS_PLAYED, G_TOKENS_LEFT, G_WINNER, RC_COLOUR, RC_NUMBER,
+    RC_TYPE, R_DEAL, R_FESTIVAL_MIN, R_FINAL_HIGHEST, R_FIRST_PLAYER, R_FIXED_FIRST, R_GNOME_POOL, R_HAND_KEEP,
+    R_ROUNDS, S_END_CARDS, S_END_SUM, S_EV_CROSSROADS, S_EV_FESTIVAL, S_EV_QUARTER, S_FILLED, S_FINAL_RANK,
+    S_PLACED, S_RANK, S_SCORE, S_UNFILLED, S_VP_CARDS, S_VP_END_EFFECTS, S_VP_END_TILE, S_VP_REWARDS, S_VP_TOKENS,
+    S_WASTED_RESERVE, S_WIN60)
+from sim.games.skrzaty.kernel_steps import _reset_obs, ask, fail, insert_sorted, random_keep_mask
 from sim.games.skrzaty.obs import (
-    KEEP, LOC_CITY, LOC_DECK, LOC_HAND, LOC_MARKET, MAX_CITY, MAX_P, O_BEST_COLOUR, O_CITY, O_CITY_LEN, O_DECK_SIZE,
-    O_EMPTY, O_END_COLOUR, O_END_MARKERS, O_FIRST_PLAYER, O_GNOMES, O_HAND_SIZES, O_MARKERS, O_MARKET, O_MARKET_LEN,
-    O_N_KINDS, O_ORDER, O_PLAYED_CARD, O_PLAYED_LEN, O_PLAYED_SEAT, O_POOL, O_RESERVE, O_ROUND, O_ROUND_TYPE,
-    O_ROW_COLOUR, O_ROW_TYPE, O_TOKENS_AT, O_VP_END_TILE, O_VP_REWARDS, PICK, PLAY, SP_BONUS, SP_GNOMES, SP_VP, TOKEN_W,
-    T_HELD, T_SUPPLY, T_VP)
-from sim.games.skrzaty.rules import (E_BARTER, E_CROSSROADS, E_DELIVERY, E_DISGUISE, E_FESTIVAL, E_FINDER,
-                                     E_QUARTER, N_COLOURS)
+    KEEP, MAX_CITY, MAX_P, O_BEST_COLOUR, O_CITY, O_CITY_LEN, O_DECK_SIZE, O_END_COLOUR, O_FIRST_PLAYER, O_GNOMES,
+    O_HAND_SIZES, O_N_KINDS, O_ORDER, O_PLAYED_CARD, O_PLAYED_LEN, O_PLAYED_SEAT, O_POOL, O_RESERVE, O_ROUND,
+    O_ROUND_TYPE, O_ROW_COLOUR, O_ROW_TYPE, O_TOKENS_AT, O_VP_END_TILE, O_VP_REWARDS, TOKEN_W, T_HELD, T_SUPPLY,
+    T_VP)
+from sim.games.skrzaty.rules import E_CROSSROADS, E_FESTIVAL, E_QUARTER, N_COLOURS
+from sim.games.skrzaty.kernel_round import award_markers, market_pick, play_turns, rank_round, start_round
 from strategies.skrzaty import RANDOM
 
 SCORE_SHIFT, FILLED_SHIFT = 40, 20  # SKRZATY-46 key: score, then filled cards, then gnomes on cards
@@ -113,7 +108,7 @@ def setup_hands(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, r
     return True, head, tail
 
 
-# ---------------------------------------------------------------------------------------------------- a round
+# ---------------------------------------------------------------------------------------------------- the final ranking
 @kernel_njit(inline="always")
 def final_ranking(obs, cards, hands, hand_len, ranking, group, value, tie, top_of, rp, players, seat_row, game_row,
                   end_colour, trace, trace_len):
@@ -240,7 +235,6 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, fns, seed, game_ind
     are the block's `Scratch` (kernel_layout), in its field order, passed one by one (a tuple passed on is copied,
     and every copy counts a reference to each of its arrays). `trace` has 0 rows unless a trace is wanted."""
     stream_into(rng, seed, game_index)
-    tracing = trace.shape[0] > 0
     rounds = rp[R_ROUNDS]
     seat_row[:players, :] = 0
     game_row[:] = 0
@@ -273,193 +267,30 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, fns, seed, game_ind
             obs[O_PLAYED_SEAT + i] = -1
             obs[O_PLAYED_CARD + i] = -1
         if not final:
-            # start_round, SKRZATY-29/30/31: round r's best colour, type and turn order (clockwise from this round's
-            # first player); the Market (market-keep: refill only).
-            best = obs[O_ROW_COLOUR + r - 1]
-            rtype = obs[O_ROW_TYPE + r - 1]
-            obs[O_BEST_COLOUR] = best
-            obs[O_ROUND_TYPE] = rtype
-            s = first
-            for i in range(players):  # SKRZATY-30: turn order clockwise from this round's first player
-                obs[O_ORDER + i] = s
-                turn_pos[s] = i
-                s += 1
-                if s == players:
-                    s = 0
-            m_len = obs[O_MARKET_LEN]
-            while m_len < players + rp[R_MARKET_EXTRA]:
-                c = deck[head]
-                head += 1
-                obs[O_MARKET + m_len] = c
-                set_loc(obs, c, LOC_MARKET, -1)
-                m_len += 1
-            obs[O_MARKET_LEN] = m_len
-            obs[O_DECK_SIZE] = tail - head
-            if trace.shape[0] > 0:
-                record(trace, trace_len, EV_ROUND, r, first, best, rtype, tail - head, 0, 0)
-                for i in range(m_len):
-                    record(trace, trace_len, EV_MARKET, r, i + 1, cards[obs[O_MARKET + i], C_ID], 0, 0, 0, 0)
-
-            # play_turns, SKRZATY-32: each seat plays one card (D2) in turn order; Instant effects (SKRZATY-8..11,
-            # 42); then a placement window (SKRZATY-39).
-            for pos in range(players):
-                seat = obs[O_ORDER + pos]
-                j = choose_position(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len,
-                                    cards.shape[0], PLAY, seat, hand_len[seat])
-                if j < 0:
-                    fail(seat_row, game_row, players)
-                    return
-                c = hands[seat, j]
-                remove_at(hands, hand_len, seat, j)
-                obs[O_HAND_SIZES + seat] -= 1
-                base = seat * MAX_CITY
-                n_city = obs[O_CITY_LEN + seat]
-                obs[O_CITY + base + n_city] = c
-                obs[O_GNOMES + base + n_city] = 0
-                obs[O_CITY_LEN + seat] = n_city + 1
-                slot[c] = n_city
-                colour = cards[c, C_COLOUR]
-                sp = cards[c, C_SPACES]
-                obs[O_EMPTY + seat] += sp
-                set_loc(obs, c, LOC_CITY, seat)
-                obs[O_PLAYED_SEAT + pos] = seat
-                obs[O_PLAYED_CARD + pos] = c
-                obs[O_PLAYED_LEN] = pos + 1
-                seat_row[seat, S_CARDS_COLOUR + colour] += 1
-                seat_row[seat, S_CARDS_PLAYED] += 1
-                seat_row[seat, S_CITY_SPACES] += sp
-                e = cards[c, C_EFFECT]
-                if tracing:
-                    record(trace, trace_len, EV_PLAY, seat, cards[c, C_ID], colour, cards[c, C_VALUE], e, 0, 0)
-                ok = True
-                if E_DELIVERY <= e <= E_DISGUISE:  # SKRZATY-42: Instant effects resolve whatever the gnomes
-                    seat_row[seat, S_INSTANT + e] += 1
-                    if e == E_DELIVERY or e == E_FINDER:  # SKRZATY-8/9/40: one gain event, placement below
-                        amount = cards[c, C_AMOUNT]
-                        gn = amount if e == E_DELIVERY else 0
-                        got = gain_gnomes(obs, seat_row, game_row, seat, gn)
-                        if tracing:
-                            record(trace, trace_len, EV_GAIN, seat, SRC_DELIVERY if e == E_DELIVERY else SRC_FINDER,
-                                   got, gn, 0, 0, obs[O_POOL])
-                        if e == E_FINDER:  # `amount` tokens one at a time
-                            for _ in range(amount):
-                                if ok:
-                                    ok = take_token(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned,
-                                                    ret_len, seat_row, game_row, seat, trace, trace_len)
-                    elif e == E_BARTER:  # SKRZATY-10
-                        ok = barter(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards,
-                                    seat_row, seat, trace, trace_len)
-                    elif best != colour:  # SKRZATY-11: disguise, applied in the ranking
-                        seat_row[seat, S_DISGUISE_CHANGED] += 1
-                if ok:
-                    ok = placement(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards,
-                                   slot, fore, guild, seat_row, seat, trace, trace_len)
-                if not ok:
-                    fail(seat_row, game_row, players)
-                    return
-
-            # rank_round, SKRZATY-33: rank by (0 if best colour else 1, −ranking value, turn position); insertion
-            # sort into `ranking`.
-            for pos in range(players):
-                seat = obs[O_PLAYED_SEAT + pos]
-                c = obs[O_PLAYED_CARD + pos]
-                bonus = guild[seat, cards[c, C_COLOUR]]  # SKRZATY-13: by the printed colour
-                if bonus > 0:
-                    seat_row[seat, S_GUILD_APPLIED] += 1
-                g = 0 if (cards[c, C_EFFECT] == E_DISGUISE or cards[c, C_COLOUR] == best) else 1  # SKRZATY-11
-                v = cards[c, C_VALUE] + bonus
-                rank_group[seat] = g
-                rank_value[seat] = v
-                j = pos
-                while j > 0:
-                    o = ranking[j - 1]
-                    # an earlier turn stays ahead on ties
-                    if rank_group[o] < g or (rank_group[o] == g and rank_value[o] >= v):
-                        break
-                    ranking[j] = o
-                    j -= 1
-                ranking[j] = seat
-            if trace.shape[0] > 0:
-                for k in range(players):
-                    seat = ranking[k]
-                    c = obs[O_PLAYED_CARD + turn_pos[seat]]
-                    rc = best if cards[c, C_EFFECT] == E_DISGUISE else cards[c, C_COLOUR]
-                    record(trace, trace_len, EV_RANK, r, k + 1, seat, rc, rank_value[seat], rank_value[seat] - cards[c,
-                           C_VALUE], 0)
+            best, rtype, head = start_round(obs, rp, cards, deck, head, tail, first, turn_pos, players, r, trace,
+                                            trace_len)
+            if not play_turns(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, slot,
+                              fore, guild, seat_row, game_row, players, best, trace, trace_len):
+                fail(seat_row, game_row, players)
+                return
+            rank_round(obs, cards, guild, ranking, rank_group, rank_value, turn_pos, seat_row, players, best, r,
+                       trace, trace_len)
         else:
             final_ranking(obs, cards, hands, hand_len, ranking, rank_group, rank_value, rank_tie, hand_top, rp, players,
                           seat_row, game_row, end_colour, trace, trace_len)
-
-        # award_markers, SKRZATY-34/40 (rounds) and SKRZATY-44 (End tile, no foreman extras): markers top to bottom
-        # in ranking order and their rewards. A gain event: (1) gnomes, (2) foreman extras counted when the marker is
-        # placed, (3) VP, (4) Bonus tokens one at a time, (5) one placement.
-        for k in range(players):
-            seat = ranking[k]
-            if final:
-                obs[O_END_MARKERS + k] = seat
-                gn, vp, bonus = end_tile[k, SP_GNOMES], end_tile[k, SP_VP], end_tile[k, SP_BONUS]
-                foreman, src = 0, SRC_END + k + 1
-            else:
-                obs[O_MARKERS + (r - 1) * MAX_P + k] = seat
-                seat_row[seat, S_RANK_COUNT + k] += 1
-                gn, vp, bonus = spaces[rtype, k, SP_GNOMES], spaces[rtype, k, SP_VP], spaces[rtype, k, SP_BONUS]
-                foreman, src = fore[seat], k + 1
-            got = gain_gnomes(obs, seat_row, game_row, seat, gn)
-            fgot = 0
-            if foreman > 0:
-                fgot = gain_gnomes(obs, seat_row, game_row, seat, foreman)
-                seat_row[seat, S_FOREMAN_GNOMES] += fgot
-            if final:
-                obs[O_VP_END_TILE + seat] += vp
-            else:
-                obs[O_VP_REWARDS + seat] += vp
-            if trace.shape[0] > 0:
-                record(trace, trace_len, EV_GAIN, seat, src, got, gn, fgot, vp, obs[O_POOL])
-            ok = True
-            for _ in range(bonus):
-                if ok:
-                    ok = take_token(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, seat_row,
-                                    game_row, seat, trace, trace_len)
-            if ok:
-                ok = placement(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards, slot,
-                               fore, guild, seat_row, seat, trace, trace_len)
-            if not ok:
-                fail(seat_row, game_row, players)
-                return
+        if not award_markers(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards,
+                             slot, fore, guild, spaces, end_tile, ranking, seat_row, game_row, players, r,
+                             rtype, final, trace, trace_len):
+            fail(seat_row, game_row, players)
+            return
         if final:
             break
 
-        # market_pick, SKRZATY-35/36 (D6): one Market card each, last place first (market-ranked: first place
-        # first); the leftovers to the deck bottom in Market-position order (market-keep: they stay).
-        for k in range(players):
-            seat = ranking[k] if rp[R_MARKET_RANKED] == 1 else ranking[players - 1 - k]
-            m_len = obs[O_MARKET_LEN]
-            j = choose_position(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len,
-                                cards.shape[0], PICK, seat, m_len)
-            if j < 0:
-                fail(seat_row, game_row, players)
-                return
-            c = obs[O_MARKET + j]
-            for i in range(j, m_len - 1):
-                obs[O_MARKET + i] = obs[O_MARKET + i + 1]
-            obs[O_MARKET + m_len - 1] = -1
-            obs[O_MARKET_LEN] = m_len - 1
-            insert_sorted(hands, hand_len, seat, c)
-            obs[O_HAND_SIZES + seat] += 1
-            set_loc(obs, c, LOC_HAND, seat)
-            if tracing:
-                record(trace, trace_len, EV_PICK, seat, cards[c, C_ID], 0, 0, 0, 0, 0)
-        if rp[R_MARKET_KEEP] != 1:
-            for i in range(obs[O_MARKET_LEN]):
-                c = obs[O_MARKET + i]
-                deck[tail] = c
-                tail += 1
-                set_loc(obs, c, LOC_DECK, -1)
-                obs[O_MARKET + i] = -1
-                if tracing:
-                    record(trace, trace_len, EV_RECYCLE, cards[c, C_ID], tail - head, 0, 0, 0, 0, 0)
-            obs[O_MARKET_LEN] = 0
-            obs[O_DECK_SIZE] = tail - head
+        ok, tail = market_pick(obs, uobs, sids, sparams, fns, rng, hands, hand_len, returned, ret_len, cards,
+                               deck, ranking, rp, players, head, tail, trace, trace_len)
+        if not ok:
+            fail(seat_row, game_row, players)
+            return
         if rp[R_FIXED_FIRST] == 0:  # SKRZATY-30: the first player passes clockwise
             first += 1
             if first == players:
