@@ -271,6 +271,15 @@ def wants_obs(t, s, seat, n):
     return n >= 2 and (t.sids[seat] != RANDOM or s.g[GS_DECISIONS] == s.g[GS_STOP])
 
 
+@kernel_njit(inline="always")
+def offer(t, s, seat, options, n):
+    """options[:n] into the observation's option list, for a seat that reads it (`wants_obs`)."""
+    if wants_obs(t, s, seat, n):
+        at_a = s.obs[O_AT_OPT_A]
+        for k in range(n):
+            s.obs[at_a + k] = options[k]
+
+
 @kernel_njit()
 def _ask(t, s, seat, decision, n, c_tile, c_spawn, c_own, c_replaced, c_token, c_pa, c_pb, c_murder, c_crows,
          c_chooser):

@@ -18,17 +18,14 @@ from sim.games.kruki.kernel_state import (EV_NO_SHINY, EV_PLACE, EV_REPLACE, EV_
                                           EV_TWO_CROWS, GS_END, GS_N_FRONT, GS_N_TCELLS, GS_N_TILES, GS_NG,
                                           GS_POOL_LEN, GS_POS, GS_SIDE, GS_TEND, GS_TPOS, S_GAINED, S_JUNK_PLAYS,
                                           S_JUNK_REPLACE, S_PLAYED, S_TILE_SKIPS, SS_JUNK, SS_MOVED, SS_SHINY, cell_x,
-                                          cell_y, decide, place, put, wants_obs)
+                                          cell_y, decide, offer, place, put, wants_obs)
 
 
 @kernel_njit()
 def _choose_cell(t, s, seat, kind, spawn, own, replaced):
     """D_CELL: a legal cell (the frontier, KRUKI-13) for the tile in hand; -1 to stop."""
     n = s.g[GS_N_FRONT]
-    if wants_obs(t, s, seat, n):
-        at_a = s.obs[O_AT_OPT_A]
-        for k in range(n):
-            s.obs[at_a + k] = s.front[k]
+    offer(t, s, seat, s.front, n)
     i = decide(t, s, seat, D_CELL, n, kind, spawn, own, replaced, -1, -1, -1, -1, -1, -1)
     return s.front[i] if i >= 0 else -1
 
@@ -127,10 +124,7 @@ def tile_step(t, s, seat, draft):
         if g[GS_END] == g[GS_POS]:
             optbuf[n] = SRC_SKIP
             n += 1
-    if wants_obs(t, s, seat, n):
-        at_a = obs[O_AT_OPT_A]
-        for i in range(n):
-            obs[at_a + i] = optbuf[i]
+    offer(t, s, seat, optbuf, n)
     i = decide(t, s, seat, D_SOURCE, n, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
     if i < 0:
         return False
@@ -356,10 +350,7 @@ def token_step(t, s, seat):
         if ok:
             optbuf[n] = k
             n += 1
-    if wants_obs(t, s, seat, n):
-        at_a = obs[O_AT_OPT_A]
-        for k in range(n):
-            obs[at_a + k] = optbuf[k]
+    offer(t, s, seat, optbuf, n)
     i = decide(t, s, seat, D_TOKEN, n, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
     if i < 0:
         return False
