@@ -235,9 +235,6 @@ def _record(players, seat_row, game_row, w):
     set_ranks(seat_row, players, keys)
 
 
-# No reference counting in play_game and its non-inlined helpers (they allocate nothing: the scratch comes from the
-# block, and numba compiles a callee under its caller's flag): numba otherwise increments/decrements every array
-# taken out of the Scratch at every call. Only _scratch, called from play_games, allocates.
 @kernel_njit()
 def play_game(rp, deck0, ravens, counts, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
     """One game, SEN-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the

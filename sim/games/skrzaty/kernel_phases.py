@@ -232,8 +232,8 @@ def play_game(rp, rcards, spaces, end_tile, tokens, players, fns, seed, game_ind
               rank_value, rank_tie, hand_top, filled_by_colour, score_key, rng, cards, sids, sparams, trace,
               trace_len):
     """One game, SKRZATY-22..46, into seat_row(players, seat columns) and game_row(game columns). `obs` .. `sparams`
-    are the block's `Scratch` (kernel_layout), in its field order, passed one by one (a tuple passed on is copied,
-    and every copy counts a reference to each of its arrays). `trace` has 0 rows unless a trace is wanted."""
+    are the block's `Scratch` (kernel_layout), in its field order, passed one by one (a tuple passed on is copied
+    whole). `trace` has 0 rows unless a trace is wanted."""
     stream_into(rng, seed, game_index)
     rounds = rp[R_ROUNDS]
     seat_row[:players, :] = 0

@@ -356,9 +356,6 @@ def _game_over(rp, rnd, rounds, totals, players, game_row):
     return rnd >= rounds
 
 
-# No reference counting in the per-game function: it allocates nothing (scratch comes from the block), and numba's
-# increments/decrements around every helper taking an array cost more than a third of a heuristic game. Its phases
-# are inlined into it (inline="always"), so they are compiled under the same flag.
 @kernel_njit()
 def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_row, game_row, w):
     """One game, STRAW-2..21. Writes seat_row(players, seat columns) and game_row(game columns); `w` is the
