@@ -150,7 +150,7 @@ def put(s, ob, i, v):
     s.obs[ob + i] = v
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def add_tile(s, ob, c, kind):
     """A tile of `kind` on gap c: the tile list, the frontier (KRUKI-13) and the neighbour counts follow."""
     g, tiles, front, nadj, B = s.g, s.tiles, s.front, s.nadj, s.board
@@ -185,7 +185,7 @@ def add_tile(s, ob, c, kind):
     g[GS_N_FRONT] = nf
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def place(s, ob, c, kind, spawn):
     """KRUKI-13/14: the tile goes on c and receives min(spawn, supply) crows (KRUKI-2). Returns the crows."""
     add_tile(s, ob, c, kind)
@@ -210,7 +210,7 @@ def cell_y(g, c):
 
 
 # ---- decisions ---------------------------------------------------------------------------------------------------
-@kernel_njit()
+@kernel_njit(inline="always")
 def fill_obs(s, players, seat, decision, n_opt, c_tile, c_spawn, c_own, c_replaced, c_token, c_pa, c_pb, c_murder,
              c_crows, c_chooser):
     """The per-decision part of the observation (KRUKI-37): public state, the seat's own token kinds and the

@@ -21,7 +21,7 @@ from sim.games.kruki.kernel_state import (EV_NO_SHINY, EV_PLACE, EV_REPLACE, EV_
                                           cell_y, decide, offer, place, put, wants_obs)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _choose_cell(t, s, seat, kind, spawn, own, replaced):
     """D_CELL: a legal cell (the frontier, KRUKI-13) for the tile in hand; -1 to stop."""
     n = s.g[GS_N_FRONT]
@@ -98,7 +98,7 @@ def play_junk(t, s, seat, own):
     return True
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def tile_step(t, s, seat, draft):
     """Step 1, KRUKI-12..18: the tile source (draw / own Junk / pool tile / skip), then its placement."""
     g, obs, optbuf = s.g, s.obs, s.optbuf
@@ -168,7 +168,7 @@ def _legal_shiny(B, a, c):
     return B[PL_KIND * a + c] != JUNK and B[PL_CROWS * a + c] == 0 and B[PL_SHINY * a + c] < 0
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def shiny_step(t, s, seat):
     """Step 2, KRUKI-19/20: the shiny on a legal tile; on EMPTY it takes the top token."""
     g, B, obs = s.g, s.board, s.obs
@@ -324,7 +324,7 @@ def _two_crows(t, s, seat):
     return ta, tb, -1
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def token_step(t, s, seat):
     """Step 3, KRUKI-21..25: pass, or play one held playable token that has a legal target."""
     g, B, obs, optbuf = s.g, s.board, s.obs, s.optbuf
@@ -388,7 +388,7 @@ def token_step(t, s, seat):
     return True
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def take_turn(t, s, seat, draft):
     """KRUKI-11: one seat's turn, steps 1..3; False when the game stops."""
     if not tile_step(t, s, seat, draft):
