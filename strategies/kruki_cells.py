@@ -118,7 +118,7 @@ def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
             work[row + q] += sign * sent_to(m, d0, d1, d2, d3, n, t)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
     the third arrivals row: the second (the board without it) corrected by the groups that see s, each taken out
@@ -155,7 +155,7 @@ def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
         add_contrib(K, Sh, side, x, Cr[x], 1, sdelta, True, smark, stl)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_seen, w_stl, w_bord, w_bval):
     """B(β) of the position β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the
     delta plane, `_apply_cell`) + the own shiny on s (s < 0: none; Sh[s] set): exactly `_best_new_shiny` on β. The

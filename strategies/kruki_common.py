@@ -188,7 +188,7 @@ def opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr):
             arr[q] = arrivals_at(K, Cr, Sh, Fr, side, s)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def opp_value(obs, K, St, ng, cap, arr, bval):
     """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny, arr[q] crows arrive there), B(β) = bval (q
     has not moved yet) or 0."""
