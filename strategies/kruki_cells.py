@@ -91,7 +91,7 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
     Cr[c] = 0
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
     """The crow groups that see s along a row or column with no shiny between (into work[w_seen:]; returns their
     count): a shiny on s changes the rays, so the flight plan, of these groups and of no other."""
@@ -107,7 +107,7 @@ def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
     return n_seen
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
     """Add sign * (the crows the group of n on x sends to each opponent's shiny) to the arrivals row at `row`."""
     me = obs[O_SEAT]
@@ -135,7 +135,7 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
         _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
     """Write into the sdelta plane how every new-shiny arrival count changes when the own shiny on s (Sh[s] set)
     joins the board: each group that sees s is taken out as it was without s and put back with it. The written
