@@ -126,9 +126,6 @@ def _source_choice(obs, params, mode, rng, work, fwork):
         return index_of(obs, SRC_DRAW if has_draw else SRC_SKIP)
     at_f = obs[O_AT_FRONTIER]
     n_f = obs[O_N_FRONTIER]
-    j_junk = 0.0
-    if has_junk:
-        j_junk = placements(obs, params, mode, rng, work, fwork, at_f, n_f, JUNK, 0, 1, False)[0]
     if n_pool > 0:  # tile-draft: the best pool tile by its step-2 value
         kb = work_at(obs)[13]
         done = 0
@@ -140,11 +137,13 @@ def _source_choice(obs, params, mode, rng, work, fwork):
             t = obs[O_POOL + o - SRC_POOL]
             if (done >> t) & 1 == 0:
                 sp = spawn_of(t)
-                fwork[kb + t] = placements(obs, params, mode, rng, work, fwork, at_f, n_f, t, sp, 0, False)[0]
+                fwork[kb + t] = placements(obs, params, mode, rng, work, fwork, at_f, n_f, t, sp, 0, False,
+                                           -1e300)[0]
                 done |= 1 << t
             if fwork[kb + t] > best:
                 best = fwork[kb + t]
-        if has_junk and j_junk >= best + margin:
+        # J_junk matters only from the bar on (placements may stop short of it below the bar)
+        if has_junk and _junk_value(obs, params, mode, rng, work, fwork, best + margin) >= best + margin:
             return index_of(obs, SRC_JUNK)
         tied = 0
         for i in range(n_opt):
@@ -161,10 +160,19 @@ def _source_choice(obs, params, mode, rng, work, fwork):
         return 0
     if not has_junk:
         return 0
-    j0 = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, False)[0]  # the draw proxy
+    j0 = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, False, -1e300)[0]  # the draw proxy
     if has_draw:
-        return index_of(obs, SRC_JUNK if j_junk >= j0 + margin else SRC_DRAW)
-    return index_of(obs, SRC_JUNK if j_junk > j0 else SRC_SKIP)
+        return index_of(obs, SRC_JUNK if _junk_value(obs, params, mode, rng, work, fwork, j0 + margin) >= j0 + margin
+                        else SRC_DRAW)
+    return index_of(obs, SRC_JUNK if _junk_value(obs, params, mode, rng, work, fwork, j0) > j0 else SRC_SKIP)
+
+
+@kernel_njit()
+def _junk_value(obs, params, mode, rng, work, fwork, bar):
+    """J_junk, the best J over (normal Junk cell) x (legal shiny tile after it), where it is at least `bar`; else
+    some value below the bar."""
+    return placements(obs, params, mode, rng, work, fwork, obs[O_AT_FRONTIER], obs[O_N_FRONTIER], JUNK, 0, 1, False,
+                      bar)[0]
 
 
 @kernel_njit()
@@ -178,9 +186,9 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
     if dec == D_CELL:
         own = obs[O_CTX_OWN] if obs[O_CTX_OWN] > 0 else 0
         return placements(obs, params, mode, rng, work, fwork, obs[O_AT_OPT_A], obs[O_N_OPTIONS], obs[O_CTX_TILE],
-                           obs[O_CTX_SPAWN], own, True)[1]
+                           obs[O_CTX_SPAWN], own, True, -1e300)[1]
     if dec == D_SHINY:
-        s = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, True)[2]
+        s = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, True, -1e300)[2]
         return index_of(obs, s)
     if dec == D_SOURCE:
         return _source_choice(obs, params, mode, rng, work, fwork)

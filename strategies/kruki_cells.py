@@ -1,7 +1,9 @@
 """Crows (`kruki`) heuristics: the (cell, shiny) options of the tile and shiny steps (KRUKI-39..41 steps 1, 2; the
 reference's `placements`, `value` and `pick`), valued incrementally: one arrival map of the board as it stands, and
 per candidate cell only the change its tile makes; blocker's and weighted's B(β) likewise adds only the change the
-own shiny makes (`_shiny_delta`), so no option recomputes the whole map.
+own shiny makes (`_shiny_delta`), so no option recomputes the whole map. That change is made once per shiny and
+decision (`_memo`) and reused for every cell that leaves it untouched (`_interacts`); and since Opp >= 0, stage 2
+values the cells best stage-1 value first and skips the options whose V_me is already below the best J found.
 """
 from sim.jit import kernel_njit
 from sim.rng import below
@@ -10,7 +12,8 @@ from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gai
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SUPPLY,
                                  O_TOKEN_STACK, R_SCORE_CAP)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
-from strategies.kruki_common import (P_SLACK, P_W_SLACK, b_at, b_order, best_untouched, legal_shinies, opp_value,
+from strategies.kruki_common import (MEMO_PLANE, MEMO_RECORDS, P_LAMBDA, P_SLACK, P_W4, P_W_SLACK, REACH_PLANE,
+                                     b_at, b_order, best_untouched, legal_shinies, memo_record_max, opp_value,
                                      opponent_arrivals, planes, sent_to, stage1_value, tiles_in_game,
                                      waiting_opponent, with_opp, work_at)
 
@@ -156,15 +159,12 @@ def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
 
 
 @kernel_njit(inline="always")
-def _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_seen, w_stl, w_bord, w_bval):
+def _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bval):
     """B(β) of the position β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the
-    delta plane, `_apply_cell`) + the own shiny on s (s < 0: none; Sh[s] set): exactly `_best_new_shiny` on β. The
-    cells either change touched are re-valued; every other legal shiny keeps its B value, so the best of those is
-    the first untouched one of `b_order` (s is no longer legal). The groups that see s: `_seen_groups`."""
-    a = side * side
-    work[w_stl] = 0
-    if s >= 0:
-        _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl)
+    delta plane, `_apply_cell`) + the own shiny on s (s < 0: none; Sh[s] set; its change in the sdelta plane and
+    the shiny's touched list): exactly `_best_new_shiny` on β. The cells either change touched are re-valued; every
+    other legal shiny keeps its B value, so the best of those is the first untouched one of `b_order` (s is no
+    longer legal). Clears the sdelta plane and the shiny's touched list again."""
     best = 0
     for i in range(1, work[w_tl] + 1):
         best = b_at(work, K, Cr, Sh, St, a, c, work[w_tl + i], ng, cap, best)
@@ -179,6 +179,85 @@ def _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_seen, w_s
         work[7 * a + t] = 0
     work[w_stl] = 0
     return best
+
+
+@kernel_njit()
+def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, rmax):
+    """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
+    c, if any, lifted meanwhile), into the memo pool — [count of the groups that see s, those groups, the change of
+    the crows arriving at each seat's shiny, count of the cells its new-shiny arrivals change, then (cell, change)
+    pairs] (the pairs only when B(β) is needed). Returns the record's offset in work, or -1 when the pool is full.
+
+    A tile on c changes none of it unless c ends the row or column segment of s or of a group that sees s
+    (`_interacts`): the rays of every other group stop at a gap before c, so they neither see s anew nor change
+    their flight plans, with or without s. Every option (c, s) of a decision that leaves s untouched so reuses one
+    record instead of taking the groups of s out and putting them back again."""
+    a = side * side
+    used = work[w_memo]
+    if used + rmax > MEMO_RECORDS * rmax:
+        work[MEMO_PLANE * a + s] = -1
+        return -1
+    r = w_memo + 1 + used
+    if c >= 0:
+        K[c] = GAP
+        Cr[c] = 0
+    me = obs[O_SEAT]
+    players = obs[O_PLAYERS]
+    Sh[s] = me
+    n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, r + 1)
+    work[r] = n_seen
+    row = r + 1 + n_seen
+    for q in range(players):
+        work[row + q] = 0
+    for j in range(n_seen):
+        x = work[r + 1 + j]
+        Sh[s] = -1
+        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], -1, row)
+        Sh[s] = me
+        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
+    at = row + players
+    work[at] = 0
+    if need_b:
+        work[w_stl] = 0
+        _shiny_delta(work, K, Cr, Sh, side, s, n_seen, r + 1, w_stl)
+        k = work[w_stl]
+        work[at] = k
+        for i in range(1, k + 1):
+            t = work[w_stl + i]
+            work[at + 2 * i - 1] = t
+            work[at + 2 * i] = work[6 * a + t]
+            work[6 * a + t] = 0
+            work[7 * a + t] = 0
+        work[w_stl] = 0
+    Sh[s] = -1
+    if c >= 0:
+        K[c] = tile
+        Cr[c] = spawn
+    work[w_memo] = used + (at + 1 + 2 * work[at] - r)
+    work[MEMO_PLANE * a + s] = 1 + (r - w_memo)
+    return r
+
+
+@kernel_njit(inline="always")
+def _interacts(work, reach, r, s):
+    """Whether the hypothetical tile (its reach plane set) ends the segment of s or of a group that sees s."""
+    if work[reach + s] != 0:
+        return True
+    for j in range(work[r]):
+        if work[reach + work[r + 1 + j]] != 0:
+            return True
+    return False
+
+
+@kernel_njit()
+def _set_reach(work, K, side, c, reach, value):
+    """reach[x] = value on the tiles of the four segments next to the gap c (those whose arm ends at c)."""
+    for i in range(4):
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        x = c + d
+        while K[x] != GAP:
+            work[reach + x] = value
+            x += d
 
 
 @kernel_njit(inline="always")
@@ -203,7 +282,7 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
     Returns (max v1, best J, best pref, ties at the best, s of the target-th option keyed (key_j, key_p) or -2).
     layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -211,15 +290,22 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
     need_b = stage == 2 and waiting_opponent(obs)
+    players = obs[O_PLAYERS]
     ls = w_ls
     ns = nls
     row = w_arr + MAX_PLAYERS
+    row3 = w_arr + 2 * MAX_PLAYERS
+    memo = MEMO_PLANE * a
+    reach = REACH_PLANE * a
+    rmax = 0
     if stage == 2:
-        for q in range(obs[O_PLAYERS]):
+        rmax = memo_record_max(tiles_in_game(obs))
+        for q in range(players):
             work[row + q] = work[w_arr + q]
     if c >= 0:
         n_see_c = 0
         if stage == 2:
+            _set_reach(work, K, side, c, reach, 1)
             n_see_c = _seen_groups(work, K, Cr, Sh, Fr, side, c, w_save)
             for j in range(n_see_c):
                 _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], -1, row)
@@ -265,14 +351,43 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
         else:
             if v1 < floor:
                 continue
-            n_seen = 0
+            r = -1  # the shiny record of s, where it holds for this c
+            if s >= 0 and s != c:
+                m = work[memo + s]
+                if m == 0:
+                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, rmax)
+                elif m > 0:
+                    r = w_memo + m - 1
+                if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
+                    r = -1
             if s >= 0:
                 Sh[s] = me
-                n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
-            _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
-            bval = _b_after(work, K, Cr, Sh, St, side, c, s, n_seen, ng, cap, w_tl, w_aff, w_stl, w_bord, w_bval) \
-                if need_b else 0
-            j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + 2 * MAX_PLAYERS:], bval))
+            bval = 0
+            if r >= 0:
+                darr = r + 1 + work[r]
+                for q in range(players):
+                    work[row3 + q] = work[row + q] + work[darr + q]
+                if need_b:  # the record's touched list into the sdelta plane, as `_shiny_delta` writes it
+                    at = darr + players
+                    k = work[at]
+                    work[w_stl] = k
+                    for i in range(1, k + 1):
+                        t = work[at + 2 * i - 1]
+                        work[w_stl + i] = t
+                        work[6 * a + t] = work[at + 2 * i]
+                        work[7 * a + t] = 1
+            else:
+                n_seen = 0
+                if s >= 0:
+                    n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
+                _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
+                if need_b:
+                    work[w_stl] = 0
+                    if s >= 0:
+                        _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_aff, w_stl)
+            if need_b:
+                bval = _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bval)
+            j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:], bval))
             if s >= 0:
                 Sh[s] = -1
         if target >= 0:
@@ -290,6 +405,8 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
             ties += 1
     if c >= 0:
         _undo_cell(work, K, Cr, side, w_tl, c)
+        if stage == 2:
+            _set_reach(work, K, side, c, reach, 0)
     return max_v1, best_j, best_p, ties, found
 
 
@@ -375,12 +492,13 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 
 
 @kernel_njit()
-def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick):
+def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
-    Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw)."""
+    Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw).
+    at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
@@ -416,23 +534,39 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         work[w_cnt] = t
     stage = 1
     floor = 0.0
+    best_so_far = -1e300
     if mode != GREEDY:
         stage = 2
         floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
         b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap)
+        work[w_memo] = 0  # an empty memo pool: shiny records hold for this board only
         opponent_arrivals(obs, K, Cr, Sh, Fr, side, work[w_arr:])
-        for ci in range(nc):
-            if fwork[ci] < floor:  # stage 1 left fwork[ci] = the cell's best v1: none of its options is kept
+        # Opp >= 0, so J <= v1 whenever the opponents' weight lowers J: an option whose v1 is below the best J found
+        # so far (or below at_least) can neither win nor tie, and the cells go best stage-1 value first.
+        bounded = (params[P_LAMBDA] >= 0) if mode == BLOCKER else (params[P_W4] <= 0)
+        best_so_far = at_least if bounded else -1e300
+        for ci in range(nc):  # insertion sort of the cells by stage-1 value, best first
+            v = fwork[ci]
+            j = ci
+            while j > 0 and fwork[work[w_ord + j - 1]] < v:
+                work[w_ord + j] = work[w_ord + j - 1]
+                j -= 1
+            work[w_ord + j] = ci
+        for k in range(nc):
+            ci = work[w_ord + k]
+            if fwork[ci] < floor or fwork[ci] < best_so_far:  # fwork[ci] = the cell's best v1: no option is kept
                 fwork[ci] = -1e300
                 work[w_pref + ci] = -1
                 work[w_cnt + ci] = 0
                 continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t, f = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                       nls, 2, floor, 0.0, 0, -1)
+                                       nls, 2, max(floor, best_so_far), 0.0, 0, -1)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
+            if bounded and bj > best_so_far:
+                best_so_far = bj
     best_j = -1e300
     best_p = -1
     total = 0
@@ -453,9 +587,10 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                     c = obs[cells_at + ci] if n_cells >= 0 else -1
                     chosen_ci = ci
                     chosen_s = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                       nls, stage, floor, best_j, best_p, i)[4]
+                                       nls, stage, max(floor, best_so_far), best_j, best_p, i)[4]
                     break
                 i -= work[w_cnt + ci]
-    for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices)
+    for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
         work[5 * a + tiles[i]] = 0
+        work[MEMO_PLANE * a + tiles[i]] = 0
     return best_j, chosen_ci, chosen_s

@@ -16,20 +16,34 @@ P_LAMBDA, P_SLACK, P_B_JUNK_MARGIN = (_COL["blocker"][p] for p in ("lambda", "sl
 P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "w2", "w3", "w4", "w5", "slack"))
 
 
-# Scratch: `work` int32 (work_len) = eight side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
+# Scratch: `work` int32 (work_len) = ten side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
 # delta (their change after a hypothetical tile) | gainB (B(β) inside Opp, computed in full) | flag (TWO_CROWS
 # shortcut) | mark (cells in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a
 # crow group, else 0) | sdelta (the change of the arrivals after the own hypothetical shiny) | smark (cells in the
-# shiny's touched list); delta, mark, sdelta and smark are zero between uses —
+# shiny's touched list) | memo (per legal shiny s: 1 + the offset of its shiny record in the memo pool, -1 when the
+# pool had no room, 0 not yet made) | reach (1 on the tiles whose row or column segment ends at the hypothetical
+# tile's cell); delta, mark, sdelta, smark, memo and reach are zero between uses —
 # then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
 # log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
 # preference, and the sorted shinies, then the ray cache (8 per crow group), the shiny's touched list (count, then
 # cells), the legal shinies by their B value, best first (count, then cells), and those values, then three rows of
 # the crows arriving at each seat's shiny (by seat): on the board as it stands, after a hypothetical change, after a
-# second one (tile, then shiny);
+# second one (tile, then shiny), the cells in the order stage 2 values them, then the memo pool (words used, then the
+# shiny records of `kruki_cells._memo`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values.
-N_WORK_PLANES = 8  # the side*side planes at the start of work
+N_WORK_PLANES = 10  # the side*side planes at the start of work
+MEMO_PLANE, REACH_PLANE = 8, 9
+MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
+
+
+@kernel_njit()
+def memo_record_max(n):
+    """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat,
+    count and (cell, change) pairs of its touched list."""
+    return 2 + n + MAX_PLAYERS + 2 * (n + 2)
+
+
 @kernel_njit()
 def work_layout(side, n, crows):
     """Offsets into work and fwork for n tiles in the game (see above); the last two are their lengths."""
@@ -50,10 +64,13 @@ def work_layout(side, n, crows):
     w_bord = w_stl + n + 4
     w_bval = w_bord + n + 3
     w_arr = w_bval + n + 2
+    w_ord = w_arr + 3 * MAX_PLAYERS
+    w_memo = w_ord + mc
     f_kind = mc
     f_grp = f_kind + 8  # per-shiny values | per-group values, n + 2 each
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
-            w_stl, w_bord, w_bval, w_arr, w_arr + 3 * MAX_PLAYERS, f_grp + 2 * (n + 2))
+            w_stl, w_bord, w_bval, w_arr, w_ord, w_memo, w_memo + 1 + MEMO_RECORDS * memo_record_max(n),
+            f_grp + 2 * (n + 2))
 
 
 @kernel_njit()
