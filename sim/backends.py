@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from sim.aggregate import Aggregate, PairedSums, game_metrics
-from sim.engine import EngineError, RunResult, plan_chunks, run_chunk, set_threads
+from sim.engine import EngineError, OutputRows, RunResult, plan_chunks, run_chunk, set_threads
 from sim.spec import SpecError
 
 GAMES_FILE = "games.parquet"  # per-game rows of a local run: one file, one row group per chunk
@@ -49,12 +49,14 @@ def pairing(configs):
     return out
 
 
-def play_chunk(configs, inputs, start, count):
-    """Games start..start+count-1 of every configuration -> (aggregates, paired sums or None, kernel outputs)."""
+def play_chunk(configs, inputs, start, count, rows=None):
+    """Games start..start+count-1 of every configuration -> (aggregates, paired sums or None, kernel outputs); with
+    `rows` (an OutputRows per configuration) the outputs reuse its arrays."""
     aggregates, paired, outputs, metrics = [], [], [], []
     partners = pairing(configs)
     for i, (config, inp) in enumerate(zip(configs, inputs)):
-        seat_out, game_out, aggregate = run_chunk(config, config.seed, start, count, inp, aggregate=True)
+        seat_out, game_out, aggregate = run_chunk(config, config.seed, start, count, inp, aggregate=True,
+                                                  rows=rows[i] if rows else None)
         outputs.append((seat_out, game_out))
         aggregates.append(aggregate)
         sums = None
@@ -134,10 +136,12 @@ class LocalBackend:
     def run(self, configs, n, *, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None, start=0,
             on_output=None):
         """See the module docstring. Local extras: games start..start+n-1; on_output(first game, [(seat_out,
-        game_out) per configuration], RunTotals) after each chunk, with the kernel's raw outputs."""
+        game_out) per configuration], RunTotals) after each chunk, with the kernel's raw outputs (valid until the next
+        chunk, which reuses the arrays)."""
         threads_used = set_threads(self.threads)
         totals = RunTotals(configs)
         inputs = [c.kernel_inputs() for c in configs]
+        rows = [OutputRows(c) for c in configs]
         writer = _row_writer(configs, rows_to)
         done, rate, interrupted, fault = 0, None, False, None
         t0 = time.perf_counter()
@@ -147,12 +151,12 @@ class LocalBackend:
                     count = min(plan_chunks(chunk_size, rate), n - done)
                     t = time.perf_counter()
                     try:
-                        aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count)
+                        aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count, rows)
                     except EngineError as exc:  # keep the games before the fault: play them again, then stop
                         fault, count = exc, exc.game_index - (start + done)
                         if count == 0:
                             break
-                        aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count)
+                        aggregates, paired, outputs = play_chunk(configs, inputs, start + done, count, rows)
                     rate = count / max(time.perf_counter() - t, 1e-6)
                     totals.merge(aggregates, paired)
                     if writer is not None:

@@ -1,4 +1,5 @@
-"""njit helpers every game kernel shares: plug-in strategy types, ranking, trace recording, the chunk loop shape.
+"""njit helpers every game kernel shares: plug-in strategy types, ranking, trace recording, the chunk loop shape,
+sets of small codes as bits.
 
 Plug-in strategies (docs/plugins.md) have one signature for every game:
     choose(obs: int32[::1], params: float64[::1], rng: uint64[::1]) -> int64 action
@@ -95,3 +96,32 @@ def record(trace, trace_len, kind, a, b, c, d, e, f, g):
 
 def default_users():
     return (no_user_strategy,) * MAX_SEATS
+
+
+# ---- sets of codes < 32 as the bits of an int64 ------------------------------------------------------------------
+@kernel_njit(inline="always")
+def bit_count(m):
+    """Set bits of 0 <= m < 2**32 (SWAR: no loop, no branch)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    return (((m + (m >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@kernel_njit(inline="always")
+def nth_set_bit(m, k):
+    """The position of the k-th set bit of m (k = 0: the lowest)."""
+    for _ in range(k):
+        m &= m - 1
+    return bit_count((m & -m) - 1)
+
+
+@kernel_njit(inline="always")
+def set_bits_into(m, out):
+    """The positions of the set bits of m into out[:n], ascending; returns n."""
+    n = 0
+    while m != 0:
+        low = m & -m
+        out[n] = bit_count(low - 1)
+        n += 1
+        m ^= low
+    return n

@@ -5,6 +5,7 @@ They decide from the observation of `sim.games.straw.obs` (layout and action cod
 """
 
 from sim.jit import kernel_njit
+from sim.kernel_util import nth_set_bit
 from sim.rng import below
 from sim.games.straw.model import hand_total, hand_value, is_escape, resolves_as_lamp, total_after
 from sim.games.straw.obs import (ACTION_BASE, O_BREAK_AT, O_LAMP_MAX, O_LAMP_MIN, O_LEGAL, O_LEGAL_CODES,
@@ -20,10 +21,11 @@ P_W_BREAK, P_W_STRAW, P_W_STRAW0, P_W_LOSS, P_W_PRESS, P_W_EXACT, P_W_ESC = 0, 1
 
 
 @kernel_njit(inline="always")
-def choose_random(legal, n_legal, copy_is_lamp, lamp_min, lamp_max, rng):
-    """§5: uniform over the distinct legal codes `legal[:n_legal]` (ascending), then a uniform Lamp value when the
-    play resolves as a Lamp. It needs nothing else, so the kernel calls it without building an observation."""
-    code = legal[below(rng, n_legal)]
+def choose_random(legal_set, n_legal, copy_is_lamp, lamp_min, lamp_max, rng):
+    """§5: uniform over the distinct legal codes (the set bits of `legal_set`, n_legal of them, ascending), then a
+    uniform Lamp value when the play resolves as a Lamp. It needs nothing else, so the kernel calls it without
+    building an observation."""
+    code = nth_set_bit(legal_set, below(rng, n_legal))
     v = 0
     if code == LAMP or (code == COPY and copy_is_lamp):
         v = lamp_min + below(rng, lamp_max - lamp_min + 1)

@@ -5,6 +5,7 @@ import pytest
 from sim.games.straw import kernel
 from sim.registry import get_game
 
+from sim.games.straw import obs as O
 from sim.games.straw.obs import OBS_SIZE
 from sim.games.straw.rules import COPY, STRAW, build_deck, hand_value
 from sim.tracing import trace_game
@@ -124,21 +125,19 @@ def test_trace_reproduces_the_batch_game():
 
 def test_observation_holds_no_hidden_information():
     """The kernel builds a strategy's observation only from public state and the player's own hand: other hands and
-    the pile order are not arguments of `_fill_turn_obs`, and changing them changes nothing it writes."""
+    the pile are not arguments of `_fill_turn_obs`, and the own hand comes out ascending from its counts per code."""
     import inspect
     params = inspect.signature(kernel._fill_turn_obs.py_func).parameters
-    assert list(params) == ["obs", "hands", "hand_len", "legal", "n_legal", "seat", "T", "direction", "pile",
+    assert list(params) == ["obs", "counts", "mask", "n_hand", "legal", "n_legal", "seat", "T", "direction", "pile",
                             "stack_len", "top_kind", "top_value"]
     rng = np.random.default_rng(1)
     for _ in range(50):
-        hands = rng.integers(1, 24, size=(6, 11)).astype(np.int8)
-        hands.sort(axis=1)
-        hand_len = np.full(6, 4, np.int64)
-        legal = np.zeros(24, np.int64)
-        obs_a = np.zeros(OBS_SIZE, np.int32)
-        obs_b = np.zeros(OBS_SIZE, np.int32)
-        kernel._fill_turn_obs(obs_a, hands, hand_len, legal, 0, 2, 30, 1, 10, 3, 1, 5)
-        other = hands.copy()
-        other[[0, 1, 3, 4, 5]] = rng.integers(1, 24, size=(5, 11))  # everyone else's hand changes
-        kernel._fill_turn_obs(obs_b, other, hand_len, legal, 0, 2, 30, 1, 10, 3, 1, 5)
-        assert (obs_a == obs_b).all()
+        hand = np.sort(rng.integers(1, 24, size=rng.integers(0, 11)))
+        counts = np.bincount(hand, minlength=24).astype(np.int8)
+        mask = int(sum(1 << int(c) for c in set(hand.tolist())))
+        legal = np.array(sorted(set(hand.tolist())) + [0] * (24 - len(set(hand.tolist()))), np.int64)
+        obs = np.full(OBS_SIZE, -7, np.int32)
+        kernel._fill_turn_obs(obs, counts, mask, len(hand), legal, len(set(hand.tolist())), 2, 30, 1, 10, 3, 1, 5)
+        assert obs[O.O_HAND:O.O_HAND + len(hand)].tolist() == hand.tolist()
+        assert (obs[O.O_HAND + len(hand):O.O_HAND + 10] == 0).all() and obs[O.O_HAND_LEN] == len(hand)
+        assert obs[O.O_LEGAL:O.O_LEGAL + 24].nonzero()[0].tolist() == sorted(set(hand.tolist()))

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, types
 
 from sim.jit import kernel_njit
-from sim.kernel_util import PLAY_TAIL, USER_FNS_TYPE, record, set_ranks
+from sim.kernel_util import PLAY_TAIL, USER_FNS_TYPE, bit_count, record, set_bits_into, set_ranks
 from sim.rng import below, stream_into
 from sim.games.straw.kernel_state import (EV_CHOICE, EV_DEAL, EV_DRAW, EV_PASS, EV_PLAY, EV_ROUND, EV_ROUND_END,
                                           G_BC_COPY, G_BC_ITEM, G_BC_LAMP, G_BREAK_SUM, G_CAPPED, G_CLAMP_LOSS,
@@ -21,33 +21,25 @@ from sim.games.straw.kernel_state import (EV_CHOICE, EV_DEAL, EV_DRAW, EV_PASS, 
                                           G_P_REV, G_PASSES, G_ROUNDS, G_STALLS, G_STRAW, G_STRAW_CHANCES,
                                           G_STRAW_DECLINED, G_TURNS, ILLEGAL, R_BREAK_AT, R_CLAMP, R_EVERTIDE,
                                           R_HAND_SIZE, R_LAMP_MAX, R_LAMP_MIN, R_MAX_ROUNDS, R_ROUNDS, R_TARGET,
-                                          S_BEST, S_BREAKS, S_NEG, S_SCORE, S_STRAW_BREAKS, S_ZERO, Scratch, draw,
-                                          insert_sorted, next_seat, remove_card, unique_leader)
+                                          S_BEST, S_BREAKS, S_NEG, S_SCORE, S_STRAW_BREAKS, S_ZERO, Scratch, add_card,
+                                          draw, legal_bits, next_seat, remove_card, unique_leader)
 from sim.games.straw.obs import (ACTION_BASE, K_ADD, K_LAMP, K_NONE, K_REV, K_SUB, O_BREAK_AT, O_CLAMP, O_DEALER,
                                  O_DIRECTION, O_HAND, O_HAND_LEN, O_HAND_SIZES, O_LAMP_MAX, O_LAMP_MIN, O_LEGAL,
                                  O_LEGAL_CODES, O_N_LEGAL, O_PILE, O_PLAYED, O_PLAYERS, O_ROUND, O_SEAT,
                                  O_STACK_LEN, O_T, O_TOP_KIND, O_TOP_VALUE, O_TOTALS, OBS_SIZE)
-from sim.games.straw.model import hand_value, is_carpet
+from sim.games.straw.model import is_carpet
 from sim.games.straw.rules import (CARPET_MAX_CODE, COPY, ERROR_ILLEGAL, ITEM_MAX_CODE, LAMP, MAX_HAND, N_CODES,
                                    NORMAL_BREAK, REVERSE, STALL, STRAW, STRAW_BREAK)
 from sim.spec import MAX_SEATS
 from strategies.straw import RANDOM, choose_builtin, choose_random
 from sim.games.straw import rules
 
-@kernel_njit(inline="always")
-def _legal(code, T, break_at, stack_len):
-    """STRAW-7."""
-    if code == COPY:
-        return stack_len > 0
-    if code == STRAW:
-        return T == break_at
-    return True
-
-
 @kernel_njit()
-def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pile, stack_len, top_kind, top_value):
-    """The per-turn part of the observation; the public rest (totals, hand sizes, played cards, rules) is kept up
-    to date by play_game as it changes."""
+def _fill_turn_obs(obs, counts, mask, n_hand, legal, n_legal, seat, T, direction, pile, stack_len, top_kind,
+                   top_value):
+    """The per-turn part of the observation: the seat's own hand (its counts per code, its code set and size) and
+    legal codes, and the public turn state; the public rest (totals, hand sizes, played cards, rules) is kept up to
+    date by play_game as it changes."""
     obs[O_T] = T
     obs[O_DIRECTION] = direction
     obs[O_SEAT] = seat
@@ -55,15 +47,22 @@ def _fill_turn_obs(obs, hands, hand_len, legal, n_legal, seat, T, direction, pil
     obs[O_STACK_LEN] = stack_len
     obs[O_TOP_KIND] = top_kind
     obs[O_TOP_VALUE] = top_value
-    n = hand_len[seat]
-    obs[O_HAND_LEN] = n
-    for i in range(MAX_HAND):
-        obs[O_HAND + i] = hands[seat, i] if i < n else 0
+    obs[O_HAND_LEN] = n_hand
+    i = 0
+    while mask != 0:  # the hand ascending
+        low = mask & -mask
+        c = bit_count(low - 1)
+        for _ in range(counts[c]):
+            obs[O_HAND + i] = c
+            i += 1
+        mask ^= low
+    for j in range(i, MAX_HAND):
+        obs[O_HAND + j] = 0
     for c in range(N_CODES):
         obs[O_LEGAL + c] = 0
-    for i in range(n_legal):
-        obs[O_LEGAL + legal[i]] = 1
-        obs[O_LEGAL_CODES + i] = legal[i]
+    for j in range(n_legal):
+        obs[O_LEGAL + legal[j]] = 1
+        obs[O_LEGAL_CODES + j] = legal[j]
     obs[O_N_LEGAL] = n_legal
 
 
@@ -119,21 +118,25 @@ def _deal_round(rnd, dealer, hand_size, deck0, players, tracing, w):
     """STRAW-3/4: gather and shuffle, deal one card at a time from the seat left of the dealer. The shuffle is lazy:
     each draw takes a uniform card from the rest of the pile (forward Fisher–Yates one step at a time), so cards
     never drawn cost no random numbers. Returns the number of cards taken from the pile."""
-    deck, hands, hand_len, obs = w.deck, w.hands, w.hand_len, w.obs
+    deck, obs = w.deck, w.obs
     n_deck = deck0.shape[0]
     for j in range(n_deck):
         deck[j] = deck0[j]
     pos = 0
     for s in range(players):
-        hand_len[s] = 0
+        w.hand_len[s] = 0
+        w.hand_sum[s] = 0
+        w.masks[s] = 0
+        for c in range(N_CODES):
+            w.counts[s, c] = 0
     for _ in range(hand_size):
         s = dealer
         for i in range(players):
             s = next_seat(s, 1, players)
-            insert_sorted(hands, hand_len, s, draw(w.rng, deck, pos, n_deck))
+            add_card(w, s, draw(w.rng, deck, pos, n_deck))
             pos += 1
     for s in range(players):
-        obs[O_HAND_SIZES + s] = hand_len[s]
+        obs[O_HAND_SIZES + s] = w.hand_len[s]
     obs[O_ROUND] = rnd
     obs[O_DEALER] = dealer
     for c in range(N_CODES):
@@ -141,23 +144,10 @@ def _deal_round(rnd, dealer, hand_size, deck0, players, tracing, w):
     if tracing:
         record(w.trace, w.trace_len, EV_ROUND, rnd, dealer, n_deck - pos, 0, 0, 0, 0)
         for s in range(players):
-            for i in range(hand_len[s]):
-                record(w.trace, w.trace_len, EV_DEAL, s, hands[s, i], 0, 0, 0, 0, 0)
+            for c in range(N_CODES):
+                for _ in range(w.counts[s, c]):
+                    record(w.trace, w.trace_len, EV_DEAL, s, c, 0, 0, 0, 0, 0)
     return pos
-
-
-@kernel_njit(inline="always")
-def _legal_codes(hands, hand_len, legal, seat, T, break_at, stack_len):
-    """STRAW-7: the distinct legal codes of the seat into legal[:n], ascending (hands are kept sorted); returns n."""
-    n_legal = 0
-    prev = -1
-    for i in range(hand_len[seat]):
-        c = hands[seat, i]
-        if c != prev and _legal(c, T, break_at, stack_len):
-            legal[n_legal] = c
-            n_legal += 1
-        prev = c
-    return n_legal
 
 
 @kernel_njit(inline="always")
@@ -207,13 +197,15 @@ def _count_break(code, T, break_at, game_row):
 
 
 @kernel_njit(inline="always")
-def _choose(seat, sid, T, direction, pile, stack_len, top_kind, top_value, n_legal, lamp_min, lamp_max, sparams,
-            users, w):
-    """The seat's action: `random` from the legal codes alone, the others from the observation."""
+def _choose(seat, sid, T, direction, pile, stack_len, top_kind, top_value, legal_set, n_legal, lamp_min, lamp_max,
+            sparams, users, w):
+    """The seat's action: `random` from the legal code set alone, the others from the observation (the legal codes
+    listed in w.legal)."""
     if sid == RANDOM:
-        return choose_random(w.legal, n_legal, top_kind == K_LAMP, lamp_min, lamp_max, w.rng)
-    _fill_turn_obs(w.obs, w.hands, w.hand_len, w.legal, n_legal, seat, T, direction, pile, stack_len, top_kind,
-                   top_value)
+        return choose_random(legal_set, n_legal, top_kind == K_LAMP, lamp_min, lamp_max, w.rng)
+    set_bits_into(legal_set, w.legal)
+    _fill_turn_obs(w.obs, w.counts[seat], w.masks[seat], w.hand_len[seat], w.legal, n_legal, seat, T, direction, pile,
+                   stack_len, top_kind, top_value)
     if sid > 0:
         return choose_builtin(sid, w.obs, sparams[seat], w.rng)
     action = users[seat](w.obs, sparams[seat], w.rng)
@@ -227,7 +219,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
     """Turns from the seat left of the dealer (STRAW-5) until the round ends: each seat plays a legal card, resolves
     it and draws (STRAW-6..16), or passes (STRAW-17). Returns (ending, ender, T, cards taken from the pile); the
     ending is ILLEGAL when a plug-in broke the rules (game error set)."""
-    deck, hands, hand_len, legal, obs = w.deck, w.hands, w.hand_len, w.legal, w.obs
+    deck, legal, obs = w.deck, w.legal, w.obs
     n_deck = deck.shape[0]
     break_at = rp[R_BREAK_AT]
     clamp = rp[R_CLAMP]
@@ -241,7 +233,8 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
     seat = next_seat(dealer, 1, players)  # STRAW-5
     passes_in_row = 0
     while True:
-        n_legal = _legal_codes(hands, hand_len, legal, seat, T, break_at, stack_len)
+        legal_set = legal_bits(w.masks[seat], T, break_at, stack_len)  # STRAW-7
+        n_legal = bit_count(legal_set)
         if n_legal == 0:  # STRAW-17: pass; N passes in a row stall the round
             game_row[G_PASSES] += 1
             passes_in_row += 1
@@ -253,8 +246,8 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
             continue
         passes_in_row = 0
         sid = sids[seat]
-        action = _choose(seat, sid, T, direction, n_deck - pos, stack_len, top_kind, top_value, n_legal, lamp_min,
-                         lamp_max, sparams, users, w)
+        action = _choose(seat, sid, T, direction, n_deck - pos, stack_len, top_kind, top_value, legal_set, n_legal,
+                         lamp_min, lamp_max, sparams, users, w)
         code = action // ACTION_BASE
         v = action % ACTION_BASE
         lamp = code == LAMP or (code == COPY and top_kind == K_LAMP)
@@ -263,11 +256,11 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
             return ILLEGAL, -1, T, pos
         if not lamp:
             v = 0
-        if T == break_at and legal[n_legal - 1] == STRAW:
+        if (legal_set >> STRAW) & 1:  # the Straw is legal only at T = break_at
             game_row[G_STRAW_CHANCES] += 1
             if code != STRAW:
                 game_row[G_STRAW_DECLINED] += 1
-        remove_card(hands, hand_len, seat, code)
+        remove_card(w, seat, code)
         obs[O_HAND_SIZES + seat] -= 1
         obs[O_PLAYED + code] += 1
         game_row[G_TURNS] += 1
@@ -291,6 +284,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
         if tracing:
             record(w.trace, w.trace_len, EV_PLAY, seat, code, v, top_kind, top_value, T, direction)
         if T > break_at:  # STRAW-15: normal break, no draw
+            set_bits_into(legal_set, legal)
             game_row[G_FORCED] += _forced(legal, n_legal, T_before, break_at, kind_before, value_before, lamp_min)
             _count_break(code, T, break_at, game_row)
             return NORMAL_BREAK, seat, T, pos
@@ -298,7 +292,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
             game_row[G_EXACT] += 1
         if pos < n_deck:  # STRAW-6: draw if the pile holds a card
             card = draw(w.rng, deck, pos, n_deck)
-            insert_sorted(hands, hand_len, seat, card)
+            add_card(w, seat, card)
             obs[O_HAND_SIZES + seat] += 1
             pos += 1
             if tracing:
@@ -309,7 +303,7 @@ def _play_round(rp, dealer, pos, players, sids, sparams, users, game_row, tracin
 @kernel_njit(inline="always")
 def _round_scores(rnd, ended, ender, T, pos, players, seat_row, game_row, tracing, w):
     """STRAW-18 round scores into the totals (STRAW-19), and the round's statistics."""
-    hands, hand_len, totals, obs = w.hands, w.hand_len, w.totals, w.obs
+    totals, obs = w.totals, w.obs
     if ended == NORMAL_BREAK:
         game_row[G_NORMAL] += 1
         seat_row[ender, S_BREAKS] += 1
@@ -321,9 +315,7 @@ def _round_scores(rnd, ended, ender, T, pos, players, seat_row, game_row, tracin
     if pos == w.deck.shape[0]:
         game_row[G_DECK_OUT] += 1
     for s in range(players):
-        h = 0
-        for i in range(hand_len[s]):
-            h += hand_value(hands[s, i])
+        h = w.hand_sum[s]
         if ended == NORMAL_BREAK and s == ender:
             h = 0
         elif ended == STRAW_BREAK and s != ender:
@@ -391,8 +383,9 @@ def play_game(rp, deck0, players, sids, sparams, users, seed, game_index, seat_r
 
 @kernel_njit(nrt=True)
 def _scratch(n_deck, trace, trace_len):
-    return Scratch(np.empty(n_deck, np.int8), np.zeros((MAX_SEATS, MAX_HAND + 1), np.int8),
-                   np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(N_CODES, np.int64),
+    return Scratch(np.empty(n_deck, np.int8), np.zeros((MAX_SEATS, N_CODES), np.int8), np.zeros(MAX_SEATS, np.int64),
+                   np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64),
+                   np.zeros(N_CODES, np.int64),
                    np.zeros(OBS_SIZE, np.int32), np.zeros(1, np.uint64), trace, trace_len)
 
 

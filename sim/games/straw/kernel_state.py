@@ -1,10 +1,16 @@
 """The Straw kernel's state layout (rule vector, output columns, trace events, the Scratch arrays) and its pile and
-hand primitives (docs/rules/straw.md STRAW-3..6, STRAW-16), njit."""
+hand primitives (docs/rules/straw.md STRAW-3..7, STRAW-16), njit.
+
+A hand is kept as counts per code and a bit set of the codes it holds: the distinct legal codes of STRAW-7, in
+ascending order as §5 numbers them, are then the set bits of one mask, with no loop over the cards and no branch a
+random hand mispredicts (docs/decisions.md).
+"""
 from collections import namedtuple
 
 from sim.jit import kernel_njit
 from sim.rng import below
-from sim.games.straw.rules import GAME_COLUMNS, PARAMS, SEAT_COLUMNS
+from sim.games.straw.model import hand_value
+from sim.games.straw.rules import COPY, GAME_COLUMNS, PARAMS, SEAT_COLUMNS, STRAW
 from sim.spec import GAME_BASE, SEAT_BASE
 
 # Rule-parameter vector layout: the order of rules.PARAMS.
@@ -35,10 +41,13 @@ ILLEGAL = -1  # a round "ending" of _play_round: a plug-in chose an illegal acti
 # Per-thread working arrays of play_game, one set per block of games.
 Scratch = namedtuple("Scratch", (
     "deck",  # int8(deck size): this round's pile; deck[pos:] is undrawn, shuffled lazily (STRAW-3)
-    "hands",  # int8(MAX_SEATS, MAX_HAND + 1): hands[s, :hand_len[s]], ascending
-    "hand_len",  # int64(MAX_SEATS)
+    "counts",  # int8(MAX_SEATS, N_CODES): copies of each code in each seat's hand
+    "masks",  # int64(MAX_SEATS): bit c set when the seat holds code c
+    "hand_len",  # int64(MAX_SEATS): cards in hand
+    "hand_sum",  # int64(MAX_SEATS): the hand's STRAW-18 value
     "totals",  # int64(MAX_SEATS): cumulative scores (STRAW-19)
-    "legal",  # int64(N_CODES): legal[:n_legal] = the distinct legal codes of the seat to move, ascending
+    "legal",  # int64(N_CODES): legal[:n_legal] = the distinct legal codes of the seat to move, ascending (written
+    # only where a strategy or a statistic reads them, `codes_of`)
     "obs",  # int32(OBS_SIZE): the observation (sim.games.straw.obs); public parts kept current
     "rng",  # uint64(1): the game's random stream
     "trace",  # int32(cap, TRACE_WIDTH): the event log; 0 rows unless a trace is wanted
@@ -68,25 +77,30 @@ def next_seat(seat, direction, players):
 
 
 @kernel_njit(inline="always")
-def insert_sorted(hands, hand_len, seat, code):
-    """Hands are kept ascending so the legal codes come out in the canonical order."""
-    i = hand_len[seat]
-    while i > 0 and hands[seat, i - 1] > code:
-        hands[seat, i] = hands[seat, i - 1]
-        i -= 1
-    hands[seat, i] = code
-    hand_len[seat] += 1
+def add_card(w, seat, code):
+    w.counts[seat, code] += 1
+    w.masks[seat] |= 1 << code
+    w.hand_len[seat] += 1
+    w.hand_sum[seat] += hand_value(code)
 
 
 @kernel_njit(inline="always")
-def remove_card(hands, hand_len, seat, code):
-    n = hand_len[seat]
-    j = 0
-    while hands[seat, j] != code:
-        j += 1
-    for i in range(j, n - 1):
-        hands[seat, i] = hands[seat, i + 1]
-    hand_len[seat] = n - 1
+def remove_card(w, seat, code):
+    w.counts[seat, code] -= 1
+    if w.counts[seat, code] == 0:
+        w.masks[seat] &= ~(1 << code)
+    w.hand_len[seat] -= 1
+    w.hand_sum[seat] -= hand_value(code)
+
+
+@kernel_njit(inline="always")
+def legal_bits(mask, T, break_at, stack_len):
+    """STRAW-7 on a hand's code set: a Copy needs a card on the stack, the Straw needs T = break_at."""
+    if stack_len == 0:
+        mask &= ~(1 << COPY)
+    if T != break_at:
+        mask &= ~(1 << STRAW)
+    return mask
 
 
 @kernel_njit()
