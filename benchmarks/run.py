@@ -35,7 +35,12 @@ ROOT = os.path.dirname(HERE)
 def games_per_second(spec, players, strategy, threads, seconds):
     config = configure(spec, players, strategy, seed=12345)
     run_games(config, 50, threads=threads)  # compile / load and warm up
-    probe = run_games(config, 200, threads=threads)
+    probe_n = 200
+    while True:  # a probe long enough that its rate is not the start-up's (fast games run 200 in a millisecond)
+        probe = run_games(config, probe_n, threads=threads)
+        if probe.seconds >= 0.25 or probe_n >= 10_000_000:
+            break
+        probe_n *= 8
     n = max(200, int(probe.games_per_second * seconds))
     return run_games(config, n, threads=threads, start=10_000).games_per_second
 
