@@ -494,7 +494,8 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 @kernel_njit()
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
-    Returns (best J, index of the chosen cell, chosen shiny); with pick = False only the value (no draw).
+    Returns (best J, index of the chosen cell, chosen shiny, best stage-1 value); with pick = False only the values
+    (no draw).
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
@@ -593,4 +594,4 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
         work[5 * a + tiles[i]] = 0
         work[MEMO_PLANE * a + tiles[i]] = 0
-    return best_j, chosen_ci, chosen_s
+    return best_j, chosen_ci, chosen_s, max_v1
