@@ -82,6 +82,13 @@ def test_every_command_has_help():
         assert code == 0 and "Usage:" in text and len(text.splitlines()) > 3, command
 
 
+def test_warm_knows_every_game_by_its_compile_time():
+    """`sim warm` starts the longest compiles first; its order names every registered game and no other."""
+    from sim.cli.info import _COMPILE_ORDER
+    from sim.registry import game_ids
+    assert sorted(_COMPILE_ORDER) == sorted(game_ids())
+
+
 def test_an_unknown_command_suggests_only_commands_a_person_may_use():
     code, _, err = run_cli(["warm-on"])
     assert code == 2 and err.strip() == "error: No such command 'warm-on'. Did you mean 'warm'?"
