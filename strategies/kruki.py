@@ -13,15 +13,14 @@ from sim.jit import kernel_njit
 from sim.rng import below
 from sim.games.kruki.model import gain_all, scatter, score_points, spawn_of
 from sim.games.kruki.obs import (BLOCKER, D_CELL, D_JUNK_MODE, D_REPLACE, D_SHINY, D_SOURCE, D_SPIRAL, GREEDY,
-                                 O_AT_FRONTIER,
-                                 O_AT_OPT_A, O_CTX_CHOOSER, O_CTX_MURDER, O_CTX_OWN, O_CTX_SPAWN, O_CTX_TILE,
-                                 O_DECISION, O_FIRST_PLAYER, O_HALF, O_N_FRONTIER, O_N_OPTIONS, O_PLAYERS, O_POOL,
-                                 O_RULES, O_SHINY_OF, R_MURDER_REMOVED, R_SCORE_CAP, RANDOM, SRC_DRAW, SRC_JUNK,
-                                 SRC_POOL, SRC_SKIP, WEIGHTED)
+                                 O_AT_FRONTIER, O_AT_OPT_A, O_CTX_CHOOSER, O_CTX_MURDER, O_CTX_OWN, O_CTX_SPAWN,
+                                 O_CTX_TILE, O_DECISION, O_FIRST_PLAYER, O_HALF, O_N_FRONTIER, O_N_OPTIONS,
+                                 O_PLAYERS, O_POOL, O_RULES, O_SHINY_OF, R_MURDER_REMOVED, R_SCORE_CAP, RANDOM,
+                                 SRC_DRAW, SRC_JUNK, SRC_POOL, SRC_SKIP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK
 from strategies.kruki_cells import placements
-from strategies.kruki_common import (P_B_JUNK_MARGIN, P_JUNK_MARGIN, P_LAMBDA, P_W1, P_W2, P_W4, P_W5, index_of,  # noqa: F401
-                                     planes, work_at, work_len, fwork_len)
+from strategies.kruki_common import (P_B_JUNK_MARGIN, P_JUNK_MARGIN, P_W1, P_W2, P_W5, index_of,  # noqa: F401
+                                     opp_lowers_j, planes, work_at, work_len, fwork_len)
 from strategies.kruki_tokens import token_decision
 
 
@@ -175,13 +174,16 @@ def _source_choice(obs, params, mode, rng, work, fwork):
 def _junk_bound(mode, params, v0):
     """An upper bound on J_junk from v0, the best stage-1 value of the draw proxy (the shiny alone, no own Junk), or
     +inf where the parameters allow none. The Junk never raises the crows reaching a shiny (see greedy above), so
-    never V_me or f1, and it adds no legal shiny tile; Opp >= 0. So J_junk <= V_me <= v0 for greedy and for blocker
-    (lambda >= 0),
-    and J_junk <= v0 + w5 for weighted when w1 >= w2 >= 0 (v1 = (w1 - w2) f1 + w2 V_me + w3 f3 + w5 f5) and
-    w4 <= 0."""
-    if mode == GREEDY or (mode == BLOCKER and params[P_LAMBDA] >= 0):
+    never V_me or f1, and it adds no legal shiny tile. So J_junk <= V_me <= v0 for greedy, and for blocker when
+    J <= v1 (`opp_lowers_j`); for weighted, with v1 = (w1 - w2) f1 + w2 V_me + w3 f3 + w5 f5, J_junk <= v0 + w5 when
+    also w1 >= w2 >= 0."""
+    if mode == GREEDY:
         return v0
-    if mode == WEIGHTED and params[P_W1] >= params[P_W2] >= 0 and params[P_W4] <= 0:
+    if not opp_lowers_j(mode, params):
+        return 1e300
+    if mode == BLOCKER:
+        return v0
+    if params[P_W1] >= params[P_W2] >= 0:
         return v0 + params[P_W5]
     return 1e300
 

@@ -12,8 +12,8 @@ from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gai
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SUPPLY,
                                  O_TOKEN_STACK, R_SCORE_CAP)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
-from strategies.kruki_common import (MEMO_PLANE, MEMO_RECORDS, P_LAMBDA, P_SLACK, P_W4, P_W_SLACK, REACH_PLANE,
-                                     b_at, b_order, best_untouched, legal_shinies, memo_record_max, opp_value,
+from strategies.kruki_common import (MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at, b_order,
+                                     best_untouched, legal_shinies, memo_record_max, opp_lowers_j, opp_value,
                                      opponent_arrivals, planes, sent_to, stage1_value, tiles_in_game,
                                      waiting_opponent, with_opp, work_at)
 
@@ -129,6 +129,13 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
     row = w_arr + 2 * MAX_PLAYERS
     for q in range(obs[O_PLAYERS]):
         work[row + q] = work[w_arr + MAX_PLAYERS + q]
+    _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, row)
+
+
+@kernel_njit(inline="always")
+def _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, row):
+    """Add to the arrivals row at `row` what the own shiny on s (Sh[s] set) changes: each group that sees s (the
+    n_seen at work[w_seen:]) taken out with its plan without s and put back with its plan with s."""
     owner = Sh[s]
     for j in range(n_seen):
         x = work[w_seen + j]
@@ -209,12 +216,7 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_me
     row = r + 1 + n_seen
     for q in range(players):
         work[row + q] = 0
-    for j in range(n_seen):
-        x = work[r + 1 + j]
-        Sh[s] = -1
-        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], -1, row)
-        Sh[s] = me
-        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
+    _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, r + 1, row)
     at = row + players
     work[at] = 0
     if need_b:
@@ -544,7 +546,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         opponent_arrivals(obs, K, Cr, Sh, Fr, side, work[w_arr:])
         # Opp >= 0, so J <= v1 whenever the opponents' weight lowers J: an option whose v1 is below the best J found
         # so far (or below at_least) can neither win nor tie, and the cells go best stage-1 value first.
-        bounded = (params[P_LAMBDA] >= 0) if mode == BLOCKER else (params[P_W4] <= 0)
+        bounded = opp_lowers_j(mode, params)
         best_so_far = at_least if bounded else -1e300
         for ci in range(nc):  # insertion sort of the cells by stage-1 value, best first
             v = fwork[ci]

@@ -240,6 +240,13 @@ def stage1_value(mode, params, kind_s, stones_s, ng, cap, n, s, own, f3_ok, toke
 
 
 @kernel_njit(inline="always")
+def opp_lowers_j(mode, params):
+    """Whether J <= v1 for every option of blocker or weighted: Opp >= 0 (points are never negative), so when its
+    weight is -lambda <= 0 or w4 <= 0."""
+    return params[P_LAMBDA] >= 0 if mode == BLOCKER else params[P_W4] <= 0
+
+
+@kernel_njit(inline="always")
 def with_opp(mode, params, v1, o):
     """J of blocker (v1 - lambda * Opp) and weighted (v1 + w4 * Opp)."""
     if mode == BLOCKER:

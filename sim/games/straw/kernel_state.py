@@ -47,7 +47,7 @@ Scratch = namedtuple("Scratch", (
     "hand_sum",  # int64(MAX_SEATS): the hand's STRAW-18 value
     "totals",  # int64(MAX_SEATS): cumulative scores (STRAW-19)
     "legal",  # int64(N_CODES): legal[:n_legal] = the distinct legal codes of the seat to move, ascending (written
-    # only where a strategy or a statistic reads them, `codes_of`)
+    # only where a strategy or a statistic reads them, `sim.kernel_util.set_bits_into`)
     "obs",  # int32(OBS_SIZE): the observation (sim.games.straw.obs); public parts kept current
     "rng",  # uint64(1): the game's random stream
     "trace",  # int32(cap, TRACE_WIDTH): the event log; 0 rows unless a trace is wanted
