@@ -62,8 +62,8 @@ def report(run_dirs, output):
     write_html(path, context_from_run_dirs(paths))
 
 
-# The games by cold-compile time, longest first (a fresh clone on the 2-core machine, ninth session: kruki 104 s,
-# sen 50 s, skrzaty 38 s, kruki-wyscig 36 s, straw 15 s).
+# The games by cold-compile time, longest first (a fresh clone on the AMD 2-core machine, eleventh session, two
+# jobs: kruki 88 s, sen 72 s, skrzaty 48 s, kruki-wyscig 35 s, straw 20 s).
 _COMPILE_ORDER = ("kruki", "sen", "skrzaty", "kruki-wyscig", "straw")
 
 
