@@ -117,27 +117,25 @@ def playable_kinds(board, held):
 
 
 # ---- flight and scoring (KRUKI-26..28) ---------------------------------------------------------------------------
-def group_flight(board, t, horizon=None):
+def group_flight(board, t):
     """KRUKI-26 for the group of crows on tile t, on the board as it stands: a list of (destination, crows).
 
     This is the one function that resolves where crows go; `fly` applies it to every tile at once, and the
     strategies apply it only to the crow tiles that can see a candidate shiny (`arrivals_at`).
-    horizon: the distance of a shiny the group is known to see (arrivals_at); no farther shiny can be the
-    nearest, so the walks stop there. The moves are the same.
     """
     n = board.crows[t]
     if n <= 0 or board.frozen[t] or board.shiny[t] >= 0:  # KRUKI-24 frozen / shiny tile: distance 0, stays
         return []
     kind, shiny = board.kind, board.shiny
-    nearest = len(kind) if horizon is None else horizon  # distance of the nearest shiny over the directions so far
+    nearest = None  # distance of the nearest shiny over the directions seen so far
     tied = []  # (shiny cell, distance, direction) at that distance
     for d in board.delta:  # N, E, S, W
         c, k = t + d, 1
-        while k <= nearest and kind[c] != GAP:  # a gap hides everything beyond it; a farther shiny cannot tie
+        while kind[c] != GAP:  # a gap hides everything beyond it
             if shiny[c] >= 0:  # only the nearest shiny per direction
-                if k < nearest:
+                if nearest is None or k < nearest:
                     nearest, tied = k, [(c, k, d)]
-                else:
+                elif k == nearest:
                     tied.append((c, k, d))
                 break
             c, k = c + d, k + 1  # crows, junk, trinkets, graveyards do not block
@@ -173,23 +171,23 @@ def fly(board):
 
 
 def arrivals_at(board, s):
-    """Crows on the shiny tile s after a flight on the board as it stands: only crow tiles that see s along a row or
-    column can reach it, so only their groups are resolved. Equals `fly` followed by `crows[s]`.
+    """Crows on tile s after a flight on the board as it stands: only crow tiles that see s along a row or column
+    can reach it, so only their groups are resolved. Equals `fly` followed by `crows[s]`.
 
     A group sees s only up to the first gap, shiny or Junk from s outward: beyond a shiny its nearest shiny that way
     is that one, and beyond a Junk it would stop on the Junk (KRUKI-26)."""
     kind, crows, shiny = board.kind, board.crows, board.shiny
     total = crows[s]
     for d in board.delta:
-        c, k = s + d, 1
+        c = s + d
         while kind[c] != GAP and shiny[c] < 0:
             if crows[c] > 0:
-                for dest, q in group_flight(board, c, horizon=k):  # c sees the shiny s at distance k
+                for dest, q in group_flight(board, c):
                     if dest == s:
                         total += q
             if kind[c] == JUNK:
                 break
-            c, k = c + d, k + 1
+            c += d
     return total
 
 
