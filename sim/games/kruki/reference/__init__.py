@@ -49,10 +49,11 @@ Heuristics, exactly (KRUKI-39..41; `_Eval`, `_heuristic`, `_source_choice`)
 ---------------------------------------------------------------------------
 Strategies are stateless: each decision is decided afresh from the observation. β is obs.board with the candidate
 applied (tile at c with min(spawn, supply) crows, own shiny at s). V_p(β) = points of p's shiny = `shiny_points`:
-crows arriving by `arrivals_at` (only crow tiles seeing s are resolved, with `group_flight`, the same function the
-rules use), doubled on GRAVEYARD/GRAVESTONES unless NO_GRAVEYARDS, capped. B(β) = max over legal shiny tiles of the
-points of a probe shiny there (0 if none). Opp = (sum over opponents q of W_q) / (P - 1) with W_q = V_q(β) if q has
-a shiny, B(β) (computed once per β) if q has not moved this round, else 0.
+crows arriving by `arrivals_at` (only the crow tiles seeing s are resolved, each by what its group sends to s under
+KRUKI-26; checked against the full flight `fly`), doubled on GRAVEYARD/GRAVESTONES unless NO_GRAVEYARDS, capped.
+B(β) = max over legal shiny tiles of the points of a probe shiny there (0 if none). Opp = (sum over opponents q
+of W_q) / (P - 1) with W_q = V_q(β) if q has a shiny, B(β) (computed once per β) if q has not moved this round,
+else 0.
 - (cell, shiny) options: for c in the cells (raster), for s in the legal shiny tiles of β after c (raster), or the
   single option (c, none) if there is none. Shiny-only options (shiny decision, draw proxy): c = none.
 - Stage 1 value v1: greedy/blocker float(V_me); weighted w1*f1 + w2*f2 + w3*f3 + w5*f5 (this order) with f1 =

@@ -120,8 +120,9 @@ def playable_kinds(board, held):
 def group_flight(board, t):
     """KRUKI-26 for the group of crows on tile t, on the board as it stands: a list of (destination, crows).
 
-    This is the one function that resolves where crows go; `fly` applies it to every tile at once, and the
-    strategies apply it only to the crow tiles that can see a candidate shiny (`arrivals_at`).
+    `fly` applies it to every tile at once. The strategies ask only what one group sends to one shiny
+    (`arrivals_at`, `_share_to`): the same rule read for one destination, which tests check against `fly`
+    (test_reference_properties, test_scenarios).
     """
     n = board.crows[t]
     if n <= 0 or board.frozen[t] or board.shiny[t] >= 0:  # KRUKI-24 frozen / shiny tile: distance 0, stays
@@ -179,16 +180,43 @@ def arrivals_at(board, s):
     kind, crows, shiny = board.kind, board.crows, board.shiny
     total = crows[s]
     for d in board.delta:
-        c = s + d
+        c, k = s + d, 1
         while kind[c] != GAP and shiny[c] < 0:
             if crows[c] > 0:
-                for dest, q in group_flight(board, c):
-                    if dest == s:
-                        total += q
+                total += _share_to(board, c, -d, k, s)
             if kind[c] == JUNK:
                 break
-            c += d
+            c, k = c + d, k + 1
     return total
+
+
+def _share_to(board, t, e, k, s):
+    """What `group_flight(board, t)` sends to s, the shiny the group on t sees at distance k in direction e with no
+    Junk between: the other directions are walked only up to distance k, since a shiny farther away ties with
+    nothing (KRUKI-26)."""
+    if board.frozen[t]:
+        return 0
+    kind, shiny = board.kind, board.shiny
+    ties, trinkets = 1, int(kind[s] == TRINKETS)
+    for d in board.delta:
+        if d == e:
+            continue
+        c = t + d
+        for j in range(1, k + 1):
+            if kind[c] == GAP:
+                break
+            if shiny[c] >= 0:
+                if j < k:
+                    return 0  # a nearer shiny takes the whole group
+                ties += 1
+                trinkets += kind[c] == TRINKETS
+                break
+            c += d
+    if ties > 1 and trinkets:  # Trinkets break the tie [assumed: split among them]
+        if kind[s] != TRINKETS:
+            return 0
+        ties = trinkets
+    return board.crows[t] // ties
 
 
 def score_value(board, s, n):
