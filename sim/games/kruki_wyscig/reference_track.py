@@ -152,18 +152,23 @@ def ahead(t, p, f=None):
     return out
 
 
-def count_runs(lands):
-    return sum(1 for i, x in enumerate(lands) if i == 0 or x != lands[i - 1])
-
-
 def rem(t, p):
     """RACE-13: real fields still to fly (0 once finished)."""
     return 0 if t.done[p] else len(ahead(t, p))
 
 
 def runs(t, p):
-    """RACE-13: maximal runs of equal land ahead = single flights that would finish p (0 once finished)."""
-    return 0 if t.done[p] else count_runs([t.f_land[g] for g in ahead(t, p)])
+    """RACE-13: maximal runs of equal land ahead = single flights that would finish p (0 once finished).
+    One walk as `ahead` makes, counting where the land changes (the strategies ask this for every candidate)."""
+    if t.done[p]:
+        return 0
+    nxt, kind, gap, land, far = _succ(t, p), t.f_kind, t.f_gap, t.f_land, FAR[p]
+    n, last, g = 0, -1, nxt[t.pos[p]]
+    while g != far:
+        if (kind[g] == MAIN or kind[g] == LOOP) and not gap[g] and land[g] != last:  # a real field, a new run
+            n, last = n + 1, land[g]
+        g = nxt[g]
+    return n
 
 
 def path_lands(t, p):
