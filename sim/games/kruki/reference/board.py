@@ -95,7 +95,7 @@ def two_crows_pairs(board):
         for b in ct[i:]:
             if a == b and board.crows[a] < 2:
                 continue
-            if two_crows_dests(board, (a, b)):
+            if any(board.shiny[t] < 0 and t != a and t != b for t in board.tiles):  # two_crows_dests not empty
                 out.append((a, b))
     return out
 
