@@ -74,7 +74,7 @@ def layout_problems(fig, name):
     """Legends that overlap a plotting area, and texts cut at the figure's edge (window extents, 1 px slack)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     canvas = FigureCanvasAgg(fig)
-    canvas.draw()  # runs the constrained layout, as saving does
+    fig.draw_without_rendering()  # runs the constrained layout, as saving does, without drawing any pixel
     renderer = canvas.get_renderer()
     edge = fig.bbox
     problems = []

@@ -156,3 +156,14 @@ def test_the_tune_report_figures(drawn):
     assert len(drawn) >= 2 and 'id="verdict"' in text
     problems = [p for i, fig in enumerate(drawn) for p in layout_problems(fig, f"tune, figure {i + 1}")]
     assert not problems, "\n".join(problems)
+
+
+def test_the_layout_check_finds_a_covering_legend_and_a_cut_text():
+    fig, axes = figures._figure()
+    ax = axes[0][0]
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend(loc="center")  # inside the plotting area
+    fig.text(0.98, 0.5, "a label that runs past the right edge")
+    problems = layout_problems(fig, "broken")
+    assert any("legend overlaps" in p for p in problems), problems
+    assert any("cut at the figure's edge" in p for p in problems), problems
