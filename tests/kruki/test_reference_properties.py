@@ -380,3 +380,29 @@ def test_incremental_evaluation_equals_full_flight():
             ref.fly(full)
             assert expected == {s: full.crows[s] for s in shinies}
             assert full.crows_on_board() == b.crows_on_board()
+
+
+def test_arrivals_at_a_probe_equal_a_full_flight_on_crowded_boards():
+    """As the strategies ask it: one more shiny (a probe) on every free tile in turn, among up to 8 others, on boards
+    with many Trinkets, so that nearest shinies often tie (and Trinkets break the tie) — each time arrivals_at(probe)
+    equals the crows a full flight brings there."""
+    tied = 0
+    for g in range(12):
+        prm = params(tiles_trinkets=9)
+        st = ref.setup(prm, 4, PyStream(14, g))
+        ref.run(st, ref.make_chooser(seats(["random"] * 4), PyStream(15, g)))
+        b, rng = st.board, PyStream(16, g)
+        for c in b.tiles:
+            b.shiny[c] = -1
+        free = [t for t in b.tiles if b.crows[t] == 0]
+        rng.shuffle(free)
+        for i, s in enumerate(free[:1 + rng.below(8)]):
+            b.shiny[s] = i
+        for probe in [t for t in b.tiles if b.crows[t] == 0 and b.shiny[t] < 0]:
+            b.shiny[probe] = 99
+            full = b.copy()
+            moves = ref.fly(full)
+            tied += sum(1 for t in b.tiles if len([m for m in moves if m[0] == t]) > 1)
+            assert ref.arrivals_at(b, probe) == full.crows[probe]
+            b.shiny[probe] = -1
+    assert tied > 50  # the ties (and Trinket ties) were met, not only single nearest shinies
