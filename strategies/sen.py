@@ -124,26 +124,35 @@ def keep_lower(obs, mu):
 @kernel_njit(inline="always")
 def random_action(kind, seat, players, ds, held, peek_scope, p_call, rng):
     """`random`: uniform over the options of the decision, in the reference's option order (its module docstring),
-    so the same draws give the same choices. Needs no observation; the kernel calls it directly."""
+    so the same draws give the same choices. Needs no observation; the kernel calls it directly.
+    One draw per decision, from the option count of its kind: the kernel inlines this at each of its seven
+    decisions, so a single `below` keeps seven copies of the draw out of its compile."""
     if kind == D_CALL:
-        return 1 if below(rng, P_CALL_SCALE) < p_call * P_CALL_SCALE else 0
-    if kind == D_SOURCE or kind == D_KEEP:
-        return below(rng, 2)
-    if kind == D_FACEUP_SLOT:
-        return below(rng, ds)
-    if kind == D_DRAWN:
-        return below(rng, opt_use(ds) + 1 if held >= TAKE2 else opt_discard(ds) + 1)
+        n = P_CALL_SCALE
+    elif kind == D_SOURCE or kind == D_KEEP:
+        n = 2
+    elif kind == D_FACEUP_SLOT:
+        n = ds
+    elif kind == D_DRAWN:
+        n = opt_use(ds) + 1 if held >= TAKE2 else opt_discard(ds) + 1
+    elif kind == D_PEEK:
+        n = ds if peek_scope == 1 else players * ds
+    else:  # D_SWAP
+        n = ds * (players - 1) * ds
+    k = below(rng, n)
+    if kind == D_CALL:
+        return 1 if k < p_call * P_CALL_SCALE else 0
+    if kind != D_PEEK and kind != D_SWAP:
+        return k
     if kind == D_PEEK:
         if peek_scope == 1:
-            return peek_action(seat, below(rng, ds))
-        k = below(rng, players * ds)
+            return peek_action(seat, k)
         q = 0
         while k >= ds:
             k -= ds
             q += 1
         return peek_action(q, k)
     # D_SWAP: (own slot i, other seat q ascending, slot j), i outermost
-    k = below(rng, ds * (players - 1) * ds)
     per_i = (players - 1) * ds
     i = 0
     while k >= per_i:
