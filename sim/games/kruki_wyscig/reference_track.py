@@ -159,7 +159,8 @@ def rem(t, p):
 
 def runs(t, p):
     """RACE-13: maximal runs of equal land ahead = single flights that would finish p (0 once finished).
-    One walk as `ahead` makes, counting where the land changes (the strategies ask this for every candidate)."""
+    The walk of `ahead`, written out to count where the land changes as it goes: this is the strategies' hottest
+    call (every candidate), and iterating `ahead`'s list or a generator of it made the weighted games 15-25% slower."""
     if t.done[p]:
         return 0
     nxt, kind, gap, land, far = _succ(t, p), t.f_kind, t.f_gap, t.f_land, FAR[p]

@@ -81,10 +81,13 @@ def crow_tiles(board):
     return [t for t in board.tiles if board.crows[t] > 0]
 
 
+def _two_crows_dests(board, a, b):
+    """KRUKI-25: tiles without a shiny that are not a source, raster order, one at a time."""
+    return (t for t in board.tiles if board.shiny[t] < 0 and t != a and t != b)
+
+
 def two_crows_dests(board, pair):
-    """KRUKI-25: tiles without a shiny that are not a source, raster order."""
-    a, b = pair
-    return [t for t in board.tiles if board.shiny[t] < 0 and t != a and t != b]
+    return list(_two_crows_dests(board, *pair))
 
 
 def two_crows_pairs(board):
@@ -95,7 +98,7 @@ def two_crows_pairs(board):
         for b in ct[i:]:
             if a == b and board.crows[a] < 2:
                 continue
-            if any(board.shiny[t] < 0 and t != a and t != b for t in board.tiles):  # two_crows_dests not empty
+            if next(_two_crows_dests(board, a, b), None) is not None:  # has a destination (stops at the first)
                 out.append((a, b))
     return out
 
