@@ -275,13 +275,13 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 
 @kernel_njit()
-def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor, key_j,
-            key_p, target):
+def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
     single option s = -1 if there is none), one by one.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective, the opponents' arrivals from
     the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group.
-    Returns (max v1, best J, best pref, ties at the best, s of the target-th option keyed (key_j, key_p) or -2).
+    Returns (max v1, best J, best pref, ties at the best). For the shiny alone the tied best shinies are also listed,
+    in raster order, at the second legal-shiny list (w_ls2, which only a cell's merged list uses), for the pick.
     layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
      w_bord, w_bval, w_arr, w_ord, w_memo, wl, fl) = layout
@@ -334,7 +334,6 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
     best_j = -1e300
     best_p = -1
     ties = 0
-    found = -2
     n_opts = ns if ns > 0 else 1
     for k in range(n_opts):
         s = work[ls + k] if ns > 0 else -1
@@ -392,24 +391,20 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
             j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:], bval))
             if s >= 0:
                 Sh[s] = -1
-        if target >= 0:
-            if j == key_j and pref == key_p:
-                if ties == target:
-                    found = s
-                    break
-                ties += 1
-            continue
         if j > best_j or (j == best_j and pref > best_p):
             best_j = j
             best_p = pref
-            ties = 1
-        elif j == best_j and pref == best_p:
-            ties += 1
+            ties = 0
+        elif j != best_j or pref != best_p:
+            continue
+        if c < 0:
+            work[w_ls2 + ties] = s
+        ties += 1
     if c >= 0:
         _undo_cell(work, K, Cr, side, w_tl, c)
         if stage == 2:
             _set_reach(work, K, side, c, reach, 0)
-    return max_v1, best_j, best_p, ties, found
+    return max_v1, best_j, best_p, ties
 
 
 @kernel_njit()
@@ -496,8 +491,9 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 @kernel_njit()
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
-    Returns (best J, index of the chosen cell, chosen shiny, best stage-1 value); with pick = False only the values
-    (no draw).
+    Returns (best J, index of the chosen cell, chosen shiny, best stage-1 value): one draw picks among the tied best
+    options, which gives the cell of a cell decision and the shiny of a shiny decision (n_cells < 0); with pick =
+    False only the values (no draw).
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
@@ -529,17 +525,14 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             work[w_cnt + ci] = t
     else:
         gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
-        mv, bj, bp, t, f = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
-                                   1, 0.0, 0.0, 0, -1)
+        mv, bj, bp, t = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
+                                1, 0.0)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
         work[w_cnt] = t
-    stage = 1
-    floor = 0.0
     best_so_far = -1e300
     if mode != GREEDY:
-        stage = 2
         floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
         b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap)
         work[w_memo] = 0  # an empty memo pool: shiny records hold for this board only
@@ -563,8 +556,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 work[w_cnt + ci] = 0
                 continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
-            mv, bj, bp, t, f = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                       nls, 2, max(floor, best_so_far), 0.0, 0, -1)
+            mv, bj, bp, t = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
+                                    nls, 2, max(floor, best_so_far))
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -582,17 +575,17 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             total += work[w_cnt + ci]
     chosen_ci = 0
     chosen_s = -1
-    if pick:
+    if pick:  # the i-th tied best option (c, s), cell by cell and s in raster order within a cell
         i = below(rng, total) if total > 1 else 0
-        for ci in range(nc):
-            if fwork[ci] == best_j and work[w_pref + ci] == best_p:
-                if i < work[w_cnt + ci]:
-                    c = obs[cells_at + ci] if n_cells >= 0 else -1
-                    chosen_ci = ci
-                    chosen_s = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                       nls, stage, max(floor, best_so_far), best_j, best_p, i)[4]
-                    break
-                i -= work[w_cnt + ci]
+        if n_cells < 0:  # the shiny alone: its single scan listed the tied shinies
+            chosen_s = work[w_ls2 + i]
+        else:  # a cell decision needs only the cell (the shiny is decided again once the tile lies)
+            for ci in range(nc):
+                if fwork[ci] == best_j and work[w_pref + ci] == best_p:
+                    if i < work[w_cnt + ci]:
+                        chosen_ci = ci
+                        break
+                    i -= work[w_cnt + ci]
     for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
         work[5 * a + tiles[i]] = 0
         work[MEMO_PLANE * a + tiles[i]] = 0
