@@ -160,13 +160,15 @@ def rem(t, p):
 def runs(t, p):
     """RACE-13: maximal runs of equal land ahead = single flights that would finish p (0 once finished).
     The walk of `ahead`, written out to count where the land changes as it goes: this is the strategies' hottest
-    call (every candidate), and iterating `ahead`'s list or a generator of it made the weighted games 15-25% slower."""
+    call (every candidate), and iterating `ahead`'s list or a generator of it made the weighted games 15-25% slower.
+    Every field the walk links to is a slot or a loop record (a removed loop card's records are unlinked, RACE-28),
+    so a field without a gap is real (RACE-11) and the walk tests only the gap."""
     if t.done[p]:
         return 0
-    nxt, kind, gap, land, far = _succ(t, p), t.f_kind, t.f_gap, t.f_land, FAR[p]
+    nxt, gap, land, far = _succ(t, p), t.f_gap, t.f_land, FAR[p]
     n, last, g = 0, -1, nxt[t.pos[p]]
     while g != far:
-        if (kind[g] == MAIN or kind[g] == LOOP) and not gap[g] and land[g] != last:  # a real field, a new run
+        if not gap[g] and land[g] != last:  # a real field, a new run
             n, last = n + 1, land[g]
         g = nxt[g]
     return n
