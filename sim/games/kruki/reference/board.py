@@ -204,15 +204,15 @@ def _share_to(board, t, e, k, s):
     for d in board.delta:
         if d == e:
             continue
-        c = t + d
-        for j in range(1, k + 1):
-            if kind[c] == GAP:
-                break
+        c, last = t + d, t + k * d  # the tile at distance k
+        while kind[c] != GAP:
             if shiny[c] >= 0:
-                if j < k:
+                if c != last:
                     return 0  # a nearer shiny takes the whole group
                 ties += 1
                 trinkets += kind[c] == TRINKETS
+                break
+            if c == last:
                 break
             c += d
     if ties > 1 and trinkets:  # Trinkets break the tie [assumed: split among them]
