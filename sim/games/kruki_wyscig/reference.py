@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from sim.rng import PyStream
 from sim.spec import GameRecord, rank_and_win60
 from sim.games.kruki_wyscig.obs import DEC_DISCARD, DEC_MIX, DEC_PILE, DEC_PLACE, DEC_PLAY, PILE_ACTION, PILE_FLIGHT
-from sim.games.kruki_wyscig.reference_strategies import STRATEGY_FUNCS
+from sim.games.kruki_wyscig.reference_strategies import STRATEGY_FUNCS, strat_random
 from sim.games.kruki_wyscig.reference_track import (
     ACTION, FLIGHT, JOKER, START, Track, check_finish, do_back, do_detour, do_flight, do_remove, do_rotate, do_slide,
     do_step, do_swap, empty_track, fwd, place_main, placements, rem, remove_targets, rotate_targets, runs,
@@ -202,7 +202,10 @@ def ask(st, seat, kind, options, detour_card=-1):
     """Pass the seat's observation and the legal options to its strategy; return its (validated) choice."""
     who, sparams = st.strategies[seat]
     fn = who if callable(who) else STRATEGY_FUNCS[who]
-    choice = fn(kind, observe(st, seat, detour_card), options, st.rng, sparams)
+    # §5 random play reads only the options and the stream, so no observation is built for it (a copy of the track
+    # and of every public pile at each decision: a fifth of a random reference game)
+    obs = None if fn is strat_random else observe(st, seat, detour_card)
+    choice = fn(kind, obs, options, st.rng, sparams)
     if kind == DEC_PLAY:
         if choice is None:
             return None
