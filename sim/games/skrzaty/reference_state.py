@@ -201,7 +201,8 @@ def decide(st, seat, kind, options, dealt=None):
         i = st.chooser(st, seat, kind, options) if st.chooser is not None else None
         if i is None:
             name, sp = st.strategies[seat]
-            i = choose(name, sp, kind, observe(st, seat, kind, dealt), options, st.rng)
+            obs = None if name == "random" else observe(st, seat, kind, dealt)  # §5 random reads only the options
+            i = choose(name, sp, kind, obs, options, st.rng)
         if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(options)):
             raise IllegalAction(f"seat {seat + 1} {DECISIONS[kind]}: {i!r} is not an index into {len(options)} options")
         choice = options[i]

@@ -11,7 +11,7 @@ from sim.games.kruki.rules import EMPTY, GAP, GRAVESTONES, JUNK, NO_FLOCKING, NO
 from sim.games.kruki.reference.board import (crow_tiles, fly, legal_cells, legal_shiny_tiles, murder_list,
                                              playable_kinds, replace_targets, scatter, score_value, two_crows_dests,
                                              two_crows_pairs)
-from sim.games.kruki.reference.heuristics import STRATEGY_FNS
+from sim.games.kruki.reference.heuristics import STRATEGY_FNS, random_strategy
 from sim.games.kruki.reference.state import observe, setup
 
 
@@ -347,7 +347,9 @@ def make_chooser(strategies, rng):
 
     def choose(st, seat, decision, options, context):
         fn, sp = fns[seat]
-        i = fn(observe(st, seat, context), decision, list(options), rng, sp)
+        # KRUKI-38 reads only the options and the stream, so no observation (a copy of the board) is built for it
+        obs = None if fn is random_strategy else observe(st, seat, context)
+        i = fn(obs, decision, list(options), rng, sp)
         ok = isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(options)
         st.event("decide", seat, decision=DECISION_NAMES[decision], options=len(options), index=i,
                  choice=describe_option(st, decision, options[i]) if ok else None)
