@@ -1,4 +1,5 @@
-"""sim.jit.kernel_njit: one compiled version per argument type, however many constants a helper is called with."""
+"""sim.jit: one compiled version per argument type, however many constants a helper is called with; numba's
+inliner copying a helper's scope once per inline (the same IR, without the blocks × variables copies)."""
 import numpy as np
 from numba import njit
 
@@ -35,12 +36,12 @@ def _branchy(x):
     return total
 
 
+_branchy_jit = kernel_njit(inline="always")(_branchy)
+
+
 @kernel_njit(inline="always")
 def _inlined(x):
     return _branchy_jit(x) + 1
-
-
-_branchy_jit = kernel_njit(inline="always")(_branchy)
 
 
 @njit
