@@ -12,6 +12,7 @@ from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gai
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SUPPLY,
                                  O_TOKEN_STACK, R_SCORE_CAP)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
+from strategies.kruki_bounds import j_upper, sort_touched
 from strategies.kruki_common import (MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at, b_order,
                                      best_untouched, legal_shinies, memo_record_max, opp_lowers_j, opp_value,
                                      opponent_arrivals, planes, sent_to, stage1_value, tiles_in_game,
@@ -275,16 +276,19 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 
 @kernel_njit()
-def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor):
+def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor,
+            bar):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
     single option s = -1 if there is none), one by one.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective, the opponents' arrivals from
-    the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group.
+    the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group. Where the
+    opponents' weight lowers J, an option whose bound on J (`kruki_bounds.j_upper`) is below `bar` or below the best
+    J of this cell so far can neither win nor tie, and is not valued in full.
     Returns (max v1, best J, best pref, ties at the best). For the shiny alone the tied best shinies are also listed,
     in raster order, at the second legal-shiny list (w_ls2, which only a cell's merged list uses), for the pick.
     layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -300,6 +304,7 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
     memo = MEMO_PLANE * a
     reach = REACH_PLANE * a
     rmax = 0
+    bounded = stage == 2 and opp_lowers_j(mode, params)
     if stage == 2:
         rmax = memo_record_max(tiles_in_game(obs))
         for q in range(players):
@@ -330,6 +335,8 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
                 work[w_ls2 + j] = c
                 j += 1
             ns = j
+    if bounded and need_b:
+        sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv)
     max_v1 = -1e300
     best_j = -1e300
     best_p = -1
@@ -352,13 +359,26 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
         else:
             if v1 < floor:
                 continue
+            jbar = max(bar, best_j)
+            if bounded and v1 < jbar:  # J <= v1
+                continue
             r = -1  # the shiny record of s, where it holds for this c
-            if s >= 0 and s != c:
-                m = work[memo + s]
-                if m == 0:
-                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, rmax)
-                elif m > 0:
-                    r = w_memo + m - 1
+            if s >= 0 and s != c and work[memo + s] > 0:
+                r = w_memo + work[memo + s] - 1
+                if c >= 0 and _interacts(work, reach, r, s):
+                    r = -1
+            if bounded and s >= 0:
+                if r >= 0:
+                    ub = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
+                                 r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval)
+                else:
+                    n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
+                    ub = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, -1, row,
+                                 need_b, ng, cap, w_ext, w_tv, w_bord, w_bval)
+                if ub < jbar:
+                    continue
+            if s >= 0 and s != c and work[memo + s] == 0:
+                r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, rmax)
                 if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
                     r = -1
             if s >= 0:
@@ -497,7 +517,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
@@ -526,7 +546,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     else:
         gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
         mv, bj, bp, t = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
-                                1, 0.0)
+                                1, 0.0, 0.0)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
@@ -557,7 +577,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                    nls, 2, max(floor, best_so_far))
+                                    nls, 2, floor, best_so_far)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t

@@ -1,0 +1,123 @@
+"""Crows (`kruki`) blocker and weighted: an upper bound on J of a (cell, shiny) option, so that stage 2 values in full
+only the options that can still reach the best J (KRUKI-40/41; docs/decisions.md, "Crows stage 2 bounds J").
+
+J = v1 - lambda * Opp (blocker) or v1 + w4 * Opp (weighted) falls as Opp rises whenever the opponents' weight lowers
+J (`opp_lowers_j`), so a lower bound on Opp(β) bounds J from above. Opp is the mean of W_q: V_q for an opponent with a
+shiny, B(β) for one still to move. Putting the own shiny on s changes the flight of the crow groups that see s, and
+of no other group (KRUKI-26: a group's rays stop at the first gap or shiny), and it can only take crows away from
+another shiny, real or a probe: s is nearer (all of the group goes to s), ties (the split grows, or Trinkets take
+it), or stands between the group and the other shiny. So after the own shiny on s
+- the crows arriving at opponent q's shiny t are at least those arriving with the tile alone, less the crows of the
+  groups that see s and lie on a row or column of t (only those can see t);
+- a probe on a legal shiny tile t (t != s) receives at least what it receives with the tile alone, less the same
+  count of the groups that see s, so B(β) is at least the best such bound over the legal shiny tiles.
+Points are monotone in the crows (doubling, the cap), so the points of these counts bound V_q and B(β) from below.
+The bound never removes an option that can tie the best J: stage 2 skips an option only when its bound is strictly
+below the best J found so far (or below the bar the caller needs), so the best J, its ties and the draw are those of
+the full valuation.
+"""
+from sim.jit import kernel_njit
+from sim.games.kruki.model import score_points
+from sim.games.kruki.obs import O_MOVED, O_PLAYERS, O_SEAT, O_SHINY_OF
+from sim.games.kruki.rules import JUNK
+from strategies.kruki_common import with_opp
+
+
+@kernel_njit()
+def sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv):
+    """The legal shiny tiles that the hypothetical tile on c touched (its touched list; c < 0: none), with the points
+    of a probe there on β = the board + the tile, best first, into work[w_tv:] (count, then (cell, points) pairs).
+    Once per cell; `b_lower` then reads them best first beside `b_order`."""
+    n = 0
+    if c >= 0:
+        for i in range(1, work[w_tl] + 1):
+            t = work[w_tl + i]
+            if K[t] == JUNK or Cr[t] != 0 or Sh[t] >= 0:
+                continue
+            v = score_points(K[t], St[t], ng, cap, (work[t] if t != c else 0) + work[a + t])  # gain0 + delta
+            j = n
+            while j > 0 and work[w_tv + 2 * j] < v:  # insertion sort, best first
+                work[w_tv + 2 * j + 1] = work[w_tv + 2 * j - 1]
+                work[w_tv + 2 * j + 2] = work[w_tv + 2 * j]
+                j -= 1
+            work[w_tv + 2 * j + 1] = t
+            work[w_tv + 2 * j + 2] = v
+            n += 1
+    work[w_tv] = n
+
+
+@kernel_njit(inline="always")
+def _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc):
+    """The crows of the groups that see s (work[gs:], their rows and columns at w_rc) on a row or column of t."""
+    y = t // side
+    x = t - y * side
+    total = 0
+    for j in range(n_seen):
+        if work[w_rc + 2 * j] == y or work[w_rc + 2 * j + 1] == x:
+            total += Cr[work[gs + j]]
+    return total
+
+
+@kernel_njit()
+def _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval):
+    """A lower bound on B(β) after the own shiny on s: the tiles the hypothetical tile touched (`sort_touched`) and
+    the untouched legal shiny tiles of `b_order`, each best first, until no later one can raise it."""
+    lb = 0
+    for i in range(work[w_tv]):
+        t = work[w_tv + 2 * i + 1]
+        v = work[w_tv + 2 * i + 2]
+        if v <= lb:
+            break
+        if t == s:
+            continue
+        lost = _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc)
+        if lost == 0:
+            lb = v
+            break
+        n = (work[t] if t != c else 0) + work[a + t] - lost
+        lb = max(lb, score_points(K[t], St[t], ng, cap, max(n, 0)))
+    for k in range(work[w_bord]):
+        t = work[w_bord + 1 + k]
+        v = work[w_bval + k]
+        if v <= lb:
+            break
+        if t == s or work[4 * a + t] != 0:  # touched by the tile: above
+            continue
+        lost = _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc)
+        if lost == 0:
+            lb = v
+            break
+        lb = max(lb, score_points(K[t], St[t], ng, cap, max(work[t] - lost, 0)))
+    return lb
+
+
+@kernel_njit()
+def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
+            w_tv, w_bord, w_bval):
+    """An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1. The groups that see
+    s on β are the n_seen at work[gs:]; the crows arriving at each seat's shiny with the tile alone are at `row`; when
+    the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact."""
+    for j in range(n_seen):
+        x = work[gs + j]
+        y = x // side
+        work[w_rc + 2 * j] = y
+        work[w_rc + 2 * j + 1] = x - y * side
+    me = obs[O_SEAT]
+    players = obs[O_PLAYERS]
+    total = 0
+    waiting = 0
+    for q in range(players):
+        if q == me:
+            continue
+        t = obs[O_SHINY_OF + q]
+        if t >= 0:
+            if darr >= 0:
+                n = work[row + q] + work[darr + q]
+            else:
+                n = work[row + q] - _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc)
+            total += score_points(K[t], St[t], ng, cap, max(n, 0))
+        elif obs[O_MOVED + q] == 0:
+            waiting += 1
+    if need_b and waiting > 0:
+        total += waiting * _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval)
+    return with_opp(mode, params, v1, total / (players - 1))
