@@ -5,7 +5,7 @@ Plays games of the given strategy to every decision (the kernel's stop-at-decisi
 test does) and times the shipped strategy's answer there, called from Python on the kernel's own observation and
 scratch. The Python call adds about a microsecond per decision to every row.
 
-    python -m benchmarks.kruki_decisions weighted greedy --games 3 --players 4
+    python -m benchmarks.kruki_decisions weighted greedy --games 3 --players 4 [--variant random-junk]
 """
 from __future__ import annotations
 
@@ -33,10 +33,10 @@ def _stopped_at(spec, config, game_index, stop_at):
     return scratch, sparams
 
 
-def decision_profile(strategy, players=4, games=3, repeats=5, seed=8):
+def decision_profile(strategy, players=4, games=3, repeats=5, seed=8, variants=()):
     """{decision kind: (decisions, total seconds per game)} for `strategy` in every seat."""
     spec = get_game("kruki")
-    config = configure(spec, players, strategy, seed=seed)
+    config = configure(spec, players, strategy, variants=variants, seed=seed)
     total, count = collections.defaultdict(float), collections.Counter()
     for game in range(games):
         for stop_at in range(10_000):
@@ -58,12 +58,13 @@ def main():
     parser.add_argument("strategies", nargs="+")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--variant", action="append", default=[], help="a rule variant (repeatable)")
     args = parser.parse_args()
     for strategy in args.strategies:
-        profile = decision_profile(strategy, args.players, args.games)
+        profile = decision_profile(strategy, args.players, args.games, variants=args.variant)
         per_game = sum(seconds for _, seconds in profile.values())
-        print(f"{strategy}, {args.players} players: {per_game * 1e3:.2f} ms of decisions per game "
-              f"(mean of {args.games})")
+        print(f"{strategy}, {args.players} players{''.join(' + ' + v for v in args.variant)}: "
+              f"{per_game * 1e3:.2f} ms of decisions per game (mean of {args.games})")
         for name, (n, seconds) in sorted(profile.items(), key=lambda kv: -kv[1][1]):
             print(f"  {name:<12} {n:6.1f} per game  {seconds / n * 1e6:8.1f} µs each  "
                   f"{seconds / per_game:6.1%} of the time")

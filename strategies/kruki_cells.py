@@ -15,8 +15,8 @@ from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, sort_touched
 from strategies.kruki_common import (MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at, b_order,
                                      best_untouched, legal_shinies, memo_record_max, opp_lowers_j, opp_value,
-                                     opponent_arrivals, planes, sent_to, stage1_value, tiles_in_game,
-                                     waiting_opponent, with_opp, work_at)
+                                     planes, sent_to, stage1_value, tiles_in_game, waiting_opponent, with_opp,
+                                     work_at)
 
 
 @kernel_njit()
@@ -122,6 +122,42 @@ def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
             work[row + q] += sign * sent_to(m, d0, d1, d2, d3, n, t)
 
 
+@kernel_njit()
+def _base_shares(obs, work, K, Cr, Sh, side, tiles, n_tiles, w_sent, arr):
+    """Per crow group (gid plane -(1 + its ray-cache index), `gain_all_cached`) the crows it sends to each
+    opponent's shiny on the board as it stands, at w_sent (MAX_PLAYERS per group); and arr[q] = the crows on
+    opponent q's shiny after a flight (`opponent_arrivals`), the sum of those shares and the crows already there.
+    Stage 2 takes a group out of the arrivals with these shares instead of its flight plan again."""
+    a = side * side
+    me = obs[O_SEAT]
+    players = obs[O_PLAYERS]
+    for q in range(players):
+        t = obs[O_SHINY_OF + q]
+        arr[q] = Cr[t] if q != me and t >= 0 else 0
+    for i in range(n_tiles):
+        x = tiles[i]
+        g = work[5 * a + x]
+        if g >= 0:
+            continue
+        at = w_sent + MAX_PLAYERS * (-g - 1)
+        m, d0, d1, d2, d3 = flight_plan(K, Sh, side, x)
+        for q in range(players):
+            t = obs[O_SHINY_OF + q]
+            n = 0
+            if q != me and t >= 0:
+                n = sent_to(m, d0, d1, d2, d3, Cr[x], t)
+            work[at + q] = n
+            arr[q] += n
+
+
+@kernel_njit(inline="always")
+def _less_base_shares(work, a, w_sent, players, x, row):
+    """Take the group on x with its flight on the board as it stands (`_base_shares`) out of the arrivals row."""
+    at = w_sent + MAX_PLAYERS * (-work[5 * a + x] - 1)
+    for q in range(players):
+        work[row + q] -= work[at + q]
+
+
 @kernel_njit(inline="always")
 def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
@@ -190,7 +226,7 @@ def _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bva
 
 
 @kernel_njit()
-def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, rmax):
+def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, rmax):
     """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
     c, if any, lifted meanwhile), into the memo pool — [count of the groups that see s, those groups, the change of
     the crows arriving at each seat's shiny, count of the cells its new-shiny arrivals change, then (cell, change)
@@ -217,7 +253,10 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_me
     row = r + 1 + n_seen
     for q in range(players):
         work[row + q] = 0
-    _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, r + 1, row)
+    for j in range(n_seen):  # each group that sees s: out with its flight without s, in with its flight with s
+        x = work[r + 1 + j]
+        _less_base_shares(work, a, w_sent, players, x, row)
+        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
     at = row + players
     work[at] = 0
     if need_b:
@@ -276,19 +315,20 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 
 @kernel_njit()
-def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor,
+def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor,
             bar):
-    """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (raster; the
-    single option s = -1 if there is none), one by one.
+    """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (the single
+    option s = -1 if there is none), one by one: for the shiny alone in raster order; for a cell those the tile
+    touched, then the untouched ones best stage-1 value first, down to the floor and the best J found.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective, the opponents' arrivals from
     the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group. Where the
     opponents' weight lowers J, an option whose bound on J (`kruki_bounds.j_upper`) is below `bar` or below the best
     J of this cell so far can neither win nor tie, and is not valued in full.
     Returns (max v1, best J, best pref, ties at the best). For the shiny alone the tied best shinies are also listed,
-    in raster order, at the second legal-shiny list (w_ls2, which only a cell's merged list uses), for the pick.
+    in raster order, at the second legal-shiny list (w_ls2, which otherwise holds a cell's options), for the pick.
     layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -309,39 +349,53 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
         rmax = memo_record_max(tiles_in_game(obs))
         for q in range(players):
             work[row + q] = work[w_arr + q]
+    n_opts = -1
+    n_touched = nls + 2  # the options before the best-first part of the list (all of them for the shiny alone)
     if c >= 0:
         n_see_c = 0
         if stage == 2:
             _set_reach(work, K, side, c, reach, 1)
             n_see_c = _seen_groups(work, K, Cr, Sh, Fr, side, c, w_save)
             for j in range(n_see_c):
-                _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], -1, row)
+                _less_base_shares(work, a, w_sent, players, work[w_save + j], row)
         _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
         for j in range(n_see_c):
             _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], 1, row)
         if stage == 2 and spawn > 0:
             _shares_to_opponents(obs, work, K, Sh, side, c, spawn, 1, row)
-        if tile != JUNK and spawn == 0:  # the new tile is itself a legal shiny tile: merge it in raster order
-            ls = w_ls2
-            j = 0
-            for i in range(nls):
-                t = work[w_ls + i]
-                if j == i and t > c:
-                    work[w_ls2 + j] = c
-                    j += 1
-                work[w_ls2 + j] = t
-                j += 1
-            if j == nls:
-                work[w_ls2 + j] = c
-                j += 1
-            ns = j
+        # The options worth valuing, into the second legal-shiny list: the legal shinies the tile touched and its
+        # own cell (when the new tile is itself a legal shiny tile) with their stage-1 values changed, then the
+        # untouched ones, whose values are `_groups`' own, best first down to the floor (and the bar).
+        ls = w_ls2
+        ns = 0
+        for i in range(1, work[w_tl] + 1):
+            t = work[w_tl + i]
+            if work[5 * a + t] > 0:  # gid: a legal shiny of the board as it stands
+                work[w_ls2 + ns] = t
+                ns += 1
+        if tile != JUNK and spawn == 0:
+            work[w_ls2 + ns] = c
+            ns += 1
+        n_touched = ns
+        if ns == 0 and nls == 0:
+            n_opts = 1  # no legal shiny tile: the single option without a shiny
+        lowest = max(floor, bar) if bounded else floor
+        w_by = w_grp + 3 * (tiles_in_game(obs) + 2)
+        for u in range(nls):
+            if fwork[f_grp + u] < lowest:
+                break
+            t = work[w_by + u]
+            if work[4 * a + t] == 0:  # untouched (the mark plane)
+                work[w_ls2 + ns] = t
+                ns += 1
     if bounded and need_b:
         sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv)
     max_v1 = -1e300
     best_j = -1e300
     best_p = -1
     ties = 0
-    n_opts = ns if ns > 0 else 1
+    if n_opts < 0:
+        n_opts = ns if ns > 0 or c >= 0 else 1
     for k in range(n_opts):
         s = work[ls + k] if ns > 0 else -1
         n = 0
@@ -361,6 +415,8 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
                 continue
             jbar = max(bar, best_j)
             if bounded and v1 < jbar:  # J <= v1
+                if k >= n_touched:  # the untouched options come best first: none of the rest can reach it either
+                    break
                 continue
             r = -1  # the shiny record of s, where it holds for this c
             if s >= 0 and s != c and work[memo + s] > 0:
@@ -378,7 +434,7 @@ def _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, s
                 if ub < jbar:
                     continue
             if s >= 0 and s != c and work[memo + s] == 0:
-                r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, rmax)
+                r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, rmax)
                 if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
                     r = -1
             if s >= 0:
@@ -517,7 +573,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
@@ -544,8 +600,11 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
     else:
-        gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
-        mv, bj, bp, t = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
+        if mode == GREEDY:
+            gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
+        else:  # stage 2 needs the crow groups' indices (`_base_shares`)
+            gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
+        mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
                                 1, 0.0, 0.0)
         max_v1 = mv
         fwork[0] = bj
@@ -556,7 +615,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
         b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap)
         work[w_memo] = 0  # an empty memo pool: shiny records hold for this board only
-        opponent_arrivals(obs, K, Cr, Sh, Fr, side, work[w_arr:])
+        _base_shares(obs, work, K, Cr, Sh, side, tiles, n_tiles, w_sent, work[w_arr:])
         # Opp >= 0, so J <= v1 whenever the opponents' weight lowers J: an option whose v1 is below the best J found
         # so far (or below at_least) can neither win nor tie, and the cells go best stage-1 value first.
         bounded = opp_lowers_j(mode, params)
@@ -576,7 +635,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 work[w_cnt + ci] = 0
                 continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
-            mv, bj, bp, t = _scan_c(obs, params, mode, work, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
+            mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
                                     nls, 2, floor, best_so_far)
             fwork[ci] = bj
             work[w_pref + ci] = bp

@@ -30,7 +30,8 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # the crows arriving at each seat's shiny (by seat): on the board as it stands, after a hypothetical change, after a
 # second one (tile, then shiny), the cells in the order stage 2 values them, then the memo pool (words used, then the
 # shiny records of `kruki_cells._memo`), then the legal shinies a hypothetical tile touched, by their B value with the
-# tile, best first (count, then (cell, value) pairs: `kruki_bounds`);
+# tile, best first (count, then (cell, value) pairs: `kruki_bounds`), then per crow group (by its ray-cache index)
+# the crows it sends to each seat's shiny on the board as it stands (`kruki_cells._base_shares`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values.
 N_WORK_PLANES = 10  # the side*side planes at the start of work
@@ -70,8 +71,10 @@ def work_layout(side, n, crows):
     f_kind = mc
     f_grp = f_kind + 8  # per-shiny values | per-group values, n + 2 each
     w_tv = w_memo + 1 + MEMO_RECORDS * memo_record_max(n)
+    w_sent = w_tv + 1 + 2 * (n + 4)
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
-            w_stl, w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_tv + 1 + 2 * (n + 4), f_grp + 2 * (n + 2))
+            w_stl, w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_sent + MAX_PLAYERS * (n + 2),
+            f_grp + 2 * (n + 2))
 
 
 @kernel_njit()

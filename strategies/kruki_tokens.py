@@ -177,7 +177,7 @@ def _moved_share(flag, Cr, x, change):
 def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     """Enumerate the token candidates (kind, then target order, as the reference) allowed by the bit mask `allow`
     (TWO_CROWS restricted to the pair (pair_a, pair_b) when pair_a >= 0). Returns (best value, ties at it, kind, a,
-    b, d of the target-th candidate valued `key` when target >= 0)."""
+    b, d of the target-th candidate valued `key` when target >= 0, else of the first candidate valued the best)."""
     a = obs[O_SIDE] * obs[O_SIDE]
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     me = obs[O_SEAT]
@@ -186,6 +186,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     cap = obs[O_RULES + R_SCORE_CAP]
     best = -1e300
     ties = 0
+    k1, a1, b1, d1 = -1, -1, -1, -1  # the first candidate valued `best` (when target < 0)
     prepared = False
     for kind in range(4):
         if (allow >> kind) & 1 == 0:
@@ -242,7 +243,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                                     return v, ties, TWO_CROWS, ta, tb, td
                                 ties += 1
                         elif v > best:
-                            best, ties = v, 1
+                            best, ties, k1, a1, b1, d1 = v, 1, TWO_CROWS, ta, tb, td
                         elif v == best:
                             ties += 1
             if fast:
@@ -263,10 +264,10 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                         return v, ties, kind, t, -1, -1
                     ties += 1
             elif v > best:
-                best, ties = v, 1
+                best, ties, k1, a1, b1, d1 = v, 1, kind, t, -1, -1
             elif v == best:
                 ties += 1
-    return best, ties, -1, -1, -1, -1
+    return best, ties, k1, a1, b1, d1
 
 
 @kernel_njit()
@@ -276,7 +277,8 @@ def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
     if ties == 0:
         return 0.0, -1, -1, -1, -1
     i = below(rng, ties) if ties > 1 else 0
-    v, t2, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)
+    if i > 0:  # not the first of the tied best: scan again up to it
+        v, t2, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)
     return best, k, ta, tb, td
 
 
