@@ -56,12 +56,14 @@ def main():
     parser.add_argument("strategy")
     parser.add_argument("n", type=int)
     parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--variant", action="append", default=[], help="a rule variant (repeatable)")
     args = parser.parse_args()
     from sim import api
-    api.run(args.game, 20, players=args.players, strategies=args.strategy, seed=1, threads=1)  # compile
+    run = dict(players=args.players, variants=args.variant, strategies=args.strategy, seed=1, threads=1)
+    api.run(args.game, 20, **run)  # compile
     count = write_map(f"/tmp/perf-{os.getpid()}.map")
     print(f"perf map: {count} functions", file=sys.stderr)
-    api.run(args.game, args.n, players=args.players, strategies=args.strategy, seed=1, threads=1)
+    api.run(args.game, args.n, **run)
 
 
 if __name__ == "__main__":
