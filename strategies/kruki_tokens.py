@@ -8,8 +8,9 @@ from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, 
                                  O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_NO_GRAVEYARDS, O_PLAYERS,
                                  O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
 from sim.games.kruki.rules import GAP, GRAVESTONES, MAX_PLAYERS, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
-from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, index_of, legal_shinies, opp_value,
-                                     planes, sent_to, stage1_value, waiting_opponent, with_opp, work_at)
+from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, index_of, legal_shinies,
+                                     opp_lowers_j, opp_value, planes, sent_to, stage1_value, waiting_opponent,
+                                     with_opp, work_at)
 
 
 # ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
@@ -66,12 +67,14 @@ def _moves_base(obs, work):
 
 
 @kernel_njit()
-def _moves_value(obs, params, mode, work, kind, ta, tb, td):
+def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
     """`_token_value` of TWO_CROWS (ta, tb -> td) or NO_FLOCKING (on ta) for blocker and weighted, from `_moves_base`:
     such a token changes the crows (flying crows: not frozen, not on a shiny) of at most three cells and no flight
     plan (plans depend on the board and the shinies only, KRUKI-26), so the arrivals at each shiny change by those
     cells' shares and the new-shiny map by those cells' contributions (`add_contrib`); B(β) re-values the touched
-    cells and takes the rest from `b_order`."""
+    cells and takes the rest from `b_order`.
+    at_least: only a value >= at_least matters. Where the opponents' weight lowers J, J with B(β) taken as 0 bounds
+    it from above (B >= 0), and when that bound is below at_least it is returned without valuing B(β)."""
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     a = side * side
     layout = work_at(obs)
@@ -117,7 +120,10 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td):
     else:
         v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
     bval = 0
-    if waiting_opponent(obs):
+    bound = 1e300
+    if opp_lowers_j(mode, params):
+        bound = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], 0))
+    if bound >= at_least and waiting_opponent(obs):
         delta = work[a:2 * a]
         mark = work[4 * a:5 * a]
         tl = work[w_tl:]
@@ -143,6 +149,8 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td):
         Cr[td] -= 2
     else:
         Fr[ta] -= 1
+    if bound < at_least:
+        return bound
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], bval))
 
 
@@ -234,7 +242,8 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                                 n += _moved_share(flag, Cr, ta, -1) + _moved_share(flag, Cr, tb, -1)
                             v = float(score_points(K[my], St[my], ng, cap, n))
                         else:
-                            v = _moves_value(obs, params, mode, work, TWO_CROWS, ta, tb, td)
+                            v = _moves_value(obs, params, mode, work, TWO_CROWS, ta, tb, td,
+                                             key if target >= 0 else best)
                         if target >= 0:
                             if v == key:
                                 if ties == target:
@@ -255,7 +264,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
             if kind == NO_FLOCKING and Cr[t] <= 0:
                 continue
             if kind == NO_FLOCKING:
-                v = _moves_value(obs, params, mode, work, kind, t, -1, -1)
+                v = _moves_value(obs, params, mode, work, kind, t, -1, -1, key if target >= 0 else best)
             else:
                 v = _token_value(obs, params, mode, work, kind, t, -1, -1)
             if target >= 0:
