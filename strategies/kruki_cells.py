@@ -112,8 +112,24 @@ def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
 
 
 @kernel_njit(inline="always")
+def _in_line_with_opponents(obs, side, x):
+    """Whether cell x shares a row or a column with an opponent's shiny."""
+    me = obs[O_SEAT]
+    y = x // side
+    for q in range(obs[O_PLAYERS]):
+        t = obs[O_SHINY_OF + q]
+        if q != me and t >= 0 and (t // side == y or t - x == (t // side - y) * side):
+            return True
+    return False
+
+
+@kernel_njit(inline="always")
 def _shares_to_opponents(obs, work, K, Sh, side, x, n, sign, row):
-    """Add sign * (the crows the group of n on x sends to each opponent's shiny) to the arrivals row at `row`."""
+    """Add sign * (the crows the group of n on x sends to each opponent's shiny) to the arrivals row at `row`. A
+    group sends crows only along its row and column, so one that shares neither with any opponent's shiny sends
+    them none, and its flight plan is not needed."""
+    if not _in_line_with_opponents(obs, side, x):
+        return
     me = obs[O_SEAT]
     m, d0, d1, d2, d3 = flight_plan(K, Sh, side, x)
     for q in range(obs[O_PLAYERS]):
@@ -140,14 +156,17 @@ def _base_shares(obs, work, K, Cr, Sh, side, tiles, n_tiles, w_sent, arr):
         if g >= 0:
             continue
         at = w_sent + MAX_PLAYERS * (-g - 1)
+        for q in range(players):
+            work[at + q] = 0
+        if not _in_line_with_opponents(obs, side, x):
+            continue
         m, d0, d1, d2, d3 = flight_plan(K, Sh, side, x)
         for q in range(players):
             t = obs[O_SHINY_OF + q]
-            n = 0
             if q != me and t >= 0:
                 n = sent_to(m, d0, d1, d2, d3, Cr[x], t)
-            work[at + q] = n
-            arr[q] += n
+                work[at + q] = n
+                arr[q] += n
 
 
 @kernel_njit(inline="always")
