@@ -18,9 +18,9 @@ the full valuation.
 """
 from sim.jit import kernel_njit
 from sim.games.kruki.model import score_points
-from sim.games.kruki.obs import O_MOVED, O_PLAYERS, O_SEAT, O_SHINY_OF
+from sim.games.kruki.obs import O_PLAYERS, O_SEAT, O_SHINY_OF
 from sim.games.kruki.rules import JUNK
-from strategies.kruki_common import with_opp
+from strategies.kruki_common import opp_value, with_opp
 
 
 @kernel_njit()
@@ -93,31 +93,26 @@ def _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_
 
 @kernel_njit()
 def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
-            w_tv, w_bord, w_bval):
+            w_tv, w_bord, w_bval, w_lb):
     """An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1. The groups that see
     s on β are the n_seen at work[gs:]; the crows arriving at each seat's shiny with the tile alone are at `row`; when
-    the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact."""
+    the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact. The
+    lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on any position (`opp_value`)."""
     for j in range(n_seen):
         x = work[gs + j]
         y = x // side
         work[w_rc + 2 * j] = y
         work[w_rc + 2 * j + 1] = x - y * side
     me = obs[O_SEAT]
-    players = obs[O_PLAYERS]
-    total = 0
-    waiting = 0
-    for q in range(players):
-        if q == me:
-            continue
+    for q in range(obs[O_PLAYERS]):
         t = obs[O_SHINY_OF + q]
-        if t >= 0:
+        if q != me and t >= 0:
             if darr >= 0:
                 n = work[row + q] + work[darr + q]
             else:
                 n = work[row + q] - _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc)
-            total += score_points(K[t], St[t], ng, cap, max(n, 0))
-        elif obs[O_MOVED + q] == 0:
-            waiting += 1
-    if need_b and waiting > 0:
-        total += waiting * _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval)
-    return with_opp(mode, params, v1, total / (players - 1))
+            work[w_lb + q] = max(n, 0)
+    b_low = 0
+    if need_b:  # an opponent still to move
+        b_low = _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval)
+    return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low))
