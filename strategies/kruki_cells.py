@@ -118,7 +118,7 @@ def _in_line_with_opponents(obs, side, x):
     y = x // side
     for q in range(obs[O_PLAYERS]):
         t = obs[O_SHINY_OF + q]
-        if q != me and t >= 0 and (t // side == y or t - x == (t // side - y) * side):
+        if q != me and t >= 0 and (t // side == y or t % side == x % side):
             return True
     return False
 
@@ -368,7 +368,6 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
         rmax = memo_record_max(tiles_in_game(obs))
         for q in range(players):
             work[row + q] = work[w_arr + q]
-    n_opts = -1
     n_touched = nls + 2  # the options before the best-first part of the list (all of them for the shiny alone)
     if c >= 0:
         n_see_c = 0
@@ -396,8 +395,6 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             work[w_ls2 + ns] = c
             ns += 1
         n_touched = ns
-        if ns == 0 and nls == 0:
-            n_opts = 1  # no legal shiny tile: the single option without a shiny
         lowest = max(floor, bar) if bounded else floor
         w_by = w_grp + 3 * (tiles_in_game(obs) + 2)
         for u in range(nls):
@@ -413,8 +410,9 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     best_j = -1e300
     best_p = -1
     ties = 0
-    if n_opts < 0:
-        n_opts = ns if ns > 0 or c >= 0 else 1
+    # no legal shiny tile at all: the single option without a shiny (a cell's list may also be empty when every
+    # shiny is below the floor, and then it has no option to value)
+    n_opts = 1 if nls == 0 and (c < 0 or n_touched == 0) else ns
     for k in range(n_opts):
         s = work[ls + k] if ns > 0 else -1
         n = 0
