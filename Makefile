@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export SIM_CACHE_DIR := $(CURDIR)/build/numba-cache
 export PYTHONWARNINGS := ignore::UserWarning:numba.core.utils
+# Python writes each module's bytecode on its first import (some machines set PYTHONDONTWRITEBYTECODE, which makes
+# every process compile every module it imports again), so the install need not compile all of site-packages.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: install run test bench report examples warm lint clean
 
@@ -14,7 +17,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-compile -e '.[test]'
 	touch $(STAMP)
 
 # The main job on the embedded default: 100,000 four-player Straw games with the default strategy.
