@@ -15,14 +15,29 @@ from tests.report_shapes import layout_problems, shape_aggregate, shape_context,
 LONG = "straw-hunter:margin=3 | dump-heaviest | weighted:w_break=2.5 | safe:escape_at=40"
 
 
+class Drawn(list):
+    """The figures a report drew, and the layout problems found in each (`problems`, in the same order)."""
+
+    def __init__(self):
+        super().__init__()
+        self.problems = []
+
+    def clear(self):
+        super().clear()
+        self.problems.clear()
+
+
 @pytest.fixture
 def drawn(monkeypatch):
-    """The Matplotlib figures the next report draws (captured on their way to SVG)."""
-    captured = []
+    """The Matplotlib figures the next report draws, each checked on its way to SVG. The check lays the figure out
+    (as saving does); the figure is then saved with that layout, so it is laid out once rather than twice."""
+    captured = Drawn()
     real = figures.to_svg
 
     def capture(fig):
+        captured.problems.append(layout_problems(fig, f"figure {len(captured) + 1}"))
         captured.append(fig)
+        fig.set_layout_engine("none")  # keep the layout just checked
         return real(fig)
     monkeypatch.setattr(figures, "to_svg", capture)
     return captured
@@ -31,7 +46,7 @@ def drawn(monkeypatch):
 def render_clean(context, drawn, name):
     text = render_report(context)
     assert drawn, f"{name}: no figure was drawn"
-    problems = [p for i, fig in enumerate(drawn) for p in layout_problems(fig, f"{name}, figure {i + 1}")]
+    problems = [f"{name}, {p}" for found in drawn.problems for p in found]
     drawn.clear()
     assert not problems, "\n".join(problems)
     return text
@@ -154,7 +169,7 @@ def test_the_tune_report_figures(drawn):
                       validate=300, seed=4, players=3)
     text = render_tune(result.content)
     assert len(drawn) >= 2 and 'id="verdict"' in text
-    problems = [p for i, fig in enumerate(drawn) for p in layout_problems(fig, f"tune, figure {i + 1}")]
+    problems = [f"tune, {p}" for found in drawn.problems for p in found]
     assert not problems, "\n".join(problems)
 
 
