@@ -172,17 +172,22 @@ def _apply_edit(t, s, opt, target):
         do_slide(t, *target)
 
 
-def net_gain(t, s, opt, target):
-    """§9 Δ = (runs(opp)′ − runs(opp)) − (runs(own)′ − runs(own)) of an edit, on a copy."""
+def runs_now(t, s):
+    """(runs(own), runs(opp)) on the track as it stands: the base every candidate of a decision is compared with."""
+    return runs(t, s), runs(t, 1 - s)
+
+
+def net_gain(t, s, opt, target, now):
+    """§9 Δ = (runs(opp)′ − runs(opp)) − (runs(own)′ − runs(own)) of an edit, on a copy (now = `runs_now(t, s)`)."""
     u = t.copy()
     _apply_edit(u, s, opt, target)
-    return (runs(u, 1 - s) - runs(t, 1 - s)) - (runs(u, s) - runs(t, s))
+    return (runs(u, 1 - s) - now[1]) - (runs(u, s) - now[0])
 
 
-def _placement_gain(t, s, c, pl):
+def _placement_gain(t, s, c, pl, now):
     u = t.copy()
     do_detour(u, c, *pl)
-    return u, (runs(u, 1 - s) - runs(t, 1 - s)), (runs(u, s) - runs(t, s))
+    return u, (runs(u, 1 - s) - now[1]), (runs(u, s) - now[0])
 
 
 def _fields_before_detour(t, s, u):
@@ -199,16 +204,16 @@ def strat_saboteur(kind, obs, options, rng, sp):
     t, s = obs.track, obs.seat
     if kind == DEC_PLAY:
         if sum(obs.turn_opts[o] for o in SABOTAGE) < sp["max_actions"]:
-            best, best_d = None, None
+            best, best_d, now = None, None, runs_now(t, s)
             for hi, ((typ, opt), targets) in enumerate(options):
                 if typ != ACTION or opt not in SABOTAGE:
                     continue
                 if opt == OPT_DETOUR:
                     cands = [(None, 2)] if free_placement_exists(t, s) else []
                 elif targets is None:
-                    cands = [(None, net_gain(t, s, opt, None))]
+                    cands = [(None, net_gain(t, s, opt, None, now))]
                 else:
-                    cands = [(ti, net_gain(t, s, opt, tg)) for ti, tg in enumerate(targets)]
+                    cands = [(ti, net_gain(t, s, opt, tg, now)) for ti, tg in enumerate(targets)]
                 for ti, d in cands:
                     if best_d is None or d > best_d:
                         best, best_d = (hi, ti), d
@@ -217,9 +222,9 @@ def strat_saboteur(kind, obs, options, rng, sp):
         head = runner_step(t, s, obs.hand_f, obs.hand_a, obs.rules["osprey_joker"], False, r3=False)
         return None if head is None else _find(options, head)
     if kind == DEC_PLACE:
-        best, key = 0, None
+        best, key, now = 0, None, runs_now(t, s)
         for i, pl in enumerate(options):
-            u, d_opp, d_own = _placement_gain(t, s, obs.detour_card, pl)
+            u, d_opp, d_own = _placement_gain(t, s, obs.detour_card, pl, now)
             k = (d_opp - d_own, -_fields_before_detour(t, s, u))
             if key is None or k > key:
                 best, key = i, k
@@ -229,7 +234,7 @@ def strat_saboteur(kind, obs, options, rng, sp):
 
 def strat_weighted(kind, obs, options, rng, sp):
     t, s = obs.track, obs.seat
-    own0, opp0 = runs(t, s), runs(t, 1 - s)
+    own0, opp0 = runs_now(t, s)
 
     def score(u, moved, cards, action, drawn):
         return (sp["w_adv"] * moved + sp["w_own"] * (own0 - runs(u, s)) + sp["w_opp"] * (runs(u, 1 - s) - opp0)
@@ -265,7 +270,7 @@ def strat_weighted(kind, obs, options, rng, sp):
     if kind == DEC_PLACE:
         best, best_v = 0, None
         for i, pl in enumerate(options):
-            u, d_opp, d_own = _placement_gain(t, s, obs.detour_card, pl)
+            u, d_opp, d_own = _placement_gain(t, s, obs.detour_card, pl, (own0, opp0))
             v = sp["w_opp"] * d_opp - sp["w_own"] * d_own
             if best_v is None or v > best_v:
                 best, best_v = i, v
