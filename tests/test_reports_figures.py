@@ -26,6 +26,10 @@ class Drawn(list):
         super().clear()
         self.problems.clear()
 
+    def problem_lines(self, name):
+        """Every layout problem found so far, each line prefixed with `name`."""
+        return [f"{name}, {p}" for found in self.problems for p in found]
+
 
 @pytest.fixture
 def drawn(monkeypatch):
@@ -46,7 +50,7 @@ def drawn(monkeypatch):
 def render_clean(context, drawn, name):
     text = render_report(context)
     assert drawn, f"{name}: no figure was drawn"
-    problems = [f"{name}, {p}" for found in drawn.problems for p in found]
+    problems = drawn.problem_lines(name)
     drawn.clear()
     assert not problems, "\n".join(problems)
     return text
@@ -169,7 +173,7 @@ def test_the_tune_report_figures(drawn):
                       validate=300, seed=4, players=3)
     text = render_tune(result.content)
     assert len(drawn) >= 2 and 'id="verdict"' in text
-    problems = [f"tune, {p}" for found in drawn.problems for p in found]
+    problems = drawn.problem_lines("tune")
     assert not problems, "\n".join(problems)
 
 
