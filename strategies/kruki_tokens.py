@@ -67,14 +67,46 @@ def _moves_base(obs, work):
 
 
 @kernel_njit()
+def _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap):
+    """A lower bound on B(β) after a crow-moving token, from `b_order`: a group that keeps its flight plan and loses
+    k flying crows sends each of its targets at most k fewer (n // m falls by at most k), and only a tile on its row
+    or column can be one of them; so a legal shiny t, none of the changed cells, still receives its gain0 crows less
+    those lost in line with it. The best such bound, legal shinies best first until no later one can raise it. The
+    changed cells (work[w_x:], 5 ints each, `_moves_value`) may turn legal or not; leaving them out only lowers it."""
+    lb = 0
+    for k in range(work[w_bord]):
+        t = work[w_bord + 1 + k]
+        v = work[w_bval + k]
+        if v <= lb:
+            break
+        ty = t // side
+        tx = t - ty * side
+        lost = 0
+        changed = False
+        for j in range(nx):
+            x = work[w_x + 5 * j]
+            changed |= x == t
+            lost_x = work[w_x + 5 * j + 1] - work[w_x + 5 * j + 3]  # flying crows before - after
+            if lost_x > 0 and (x // side == ty or x - (x // side) * side == tx):
+                lost += lost_x
+        if changed:
+            continue
+        if lost == 0:
+            return v
+        lb = max(lb, score_points(K[t], St[t], ng, cap, max(work[t] - lost, 0)))
+    return lb
+
+
+@kernel_njit()
 def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
     """`_token_value` of TWO_CROWS (ta, tb -> td) or NO_FLOCKING (on ta) for blocker and weighted, from `_moves_base`:
     such a token changes the crows (flying crows: not frozen, not on a shiny) of at most three cells and no flight
     plan (plans depend on the board and the shinies only, KRUKI-26), so the arrivals at each shiny change by those
     cells' shares and the new-shiny map by those cells' contributions (`add_contrib`); B(β) re-values the touched
     cells and takes the rest from `b_order`.
-    at_least: only a value >= at_least matters. Where the opponents' weight lowers J, J with B(β) taken as 0 bounds
-    it from above (B >= 0), and when that bound is below at_least it is returned without valuing B(β)."""
+    at_least: only a value >= at_least matters. Where the opponents' weight lowers J, J with a lower bound on B(β)
+    (`_moves_b_lower`) bounds it from above, and when that bound is below at_least it is returned without valuing
+    B(β)."""
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     a = side * side
     layout = work_at(obs)
@@ -121,9 +153,11 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
         v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
     bval = 0
     bound = 1e300
+    waiting = waiting_opponent(obs)
     if opp_lowers_j(mode, params):
-        bound = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], 0))
-    if bound >= at_least and waiting_opponent(obs):
+        b_low = _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap) if waiting else 0
+        bound = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], b_low))
+    if bound >= at_least and waiting:
         delta = work[a:2 * a]
         mark = work[4 * a:5 * a]
         tl = work[w_tl:]
