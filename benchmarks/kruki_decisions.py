@@ -18,6 +18,7 @@ from sim.games.kruki import kernel, kernel_state
 from sim.games.kruki import obs as O
 from sim.registry import get_game
 from strategies.kruki import choose_builtin
+from strategies.kruki_common import work_at
 
 DECISION_NAMES = {v: k[2:].lower() for k, v in vars(O).items() if k.startswith("D_") and isinstance(v, int)}
 
@@ -45,8 +46,11 @@ def decision_profile(strategy, players=4, games=3, repeats=5, seed=8, variants=(
                 break
             seat, decision = int(s.obs[O.O_SEAT]), int(s.obs[O.O_DECISION])
             sid = config.seats[seat].sid
+            kept_at = work_at(s.obs)[23]  # greedy's shiny decision takes (and clears) the ties its cell decision
+            kept = s.work[kept_at]        # kept: each repeat finds them as the game left them
             started = time.perf_counter()
             for _ in range(repeats):
+                s.work[kept_at] = kept
                 choose_builtin(sid, s.obs, sparams[seat], s.rng.copy(), s.work, s.fwork)
             total[decision] += (time.perf_counter() - started) / repeats
             count[decision] += 1

@@ -18,7 +18,7 @@ from sim.games.kruki.obs import (BLOCKER, D_CELL, D_JUNK_MODE, D_REPLACE, D_SHIN
                                  O_PLAYERS, O_POOL, O_RULES, O_SHINY_OF, R_MURDER_REMOVED, R_SCORE_CAP, RANDOM,
                                  SRC_DRAW, SRC_JUNK, SRC_POOL, SRC_SKIP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK
-from strategies.kruki_cells import placements
+from strategies.kruki_cells import kept_shiny, placements
 from strategies.kruki_common import (P_B_JUNK_MARGIN, P_JUNK_MARGIN, P_W1, P_W2, P_W5, index_of,  # noqa: F401
                                      opp_lowers_j, planes, work_at, work_len, fwork_len)
 from strategies.kruki_tokens import token_decision
@@ -209,6 +209,9 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
         return placements(obs, params, mode, rng, work, fwork, obs[O_AT_OPT_A], obs[O_N_OPTIONS], obs[O_CTX_TILE],
                            obs[O_CTX_SPAWN], own, True, -1e300)[1]
     if dec == D_SHINY:
+        s = kept_shiny(obs, rng, work) if mode == GREEDY else -1
+        if s >= 0:
+            return index_of(obs, s)
         s = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, True, -1e300)[2]
         return index_of(obs, s)
     if dec == D_SOURCE:

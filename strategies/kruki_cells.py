@@ -5,16 +5,18 @@ own shiny makes (`_shiny_delta`), so no option recomputes the whole map. That ch
 decision (`_memo`) and reused for every cell that leaves it untouched (`_interacts`); and since Opp >= 0, stage 2
 values the cells best stage-1 value first and skips the options whose V_me is already below the best J found.
 """
+import numpy as np
+
 from sim.jit import kernel_njit
 from sim.rng import below
 from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached,
                                    others_cached)
-from sim.games.kruki.obs import (BLOCKER, GREEDY, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SUPPLY,
-                                 O_TOKEN_STACK, R_SCORE_CAP)
+from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_ROUND, O_RULES,
+                                 O_SEAT, O_SHINY_OF, O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, sort_touched
-from strategies.kruki_common import (MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at, b_order,
-                                     best_untouched, legal_shinies, memo_record_max, opp_lowers_j, opp_value,
+from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at,
+                                     b_order, best_untouched, legal_shinies, memo_record_max, opp_lowers_j, opp_value,
                                      planes, sent_to, stage1_value, tiles_in_game, waiting_opponent, with_opp,
                                      work_at)
 
@@ -347,7 +349,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     in raster order, at the second legal-shiny list (w_ls2, which otherwise holds a cell's options), for the pick.
     layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -582,6 +584,75 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 
 
 @kernel_njit()
+def _stamp(obs, rng, work, at):
+    """Write (1, the stream state in four 16-bit parts, seat, round, tiles on the board) at work[at:at + 8] after a
+    cell decision, or compare it before a shiny decision. No draw happens between the two decisions of one turn, and
+    every game has its own stream, so the state names the turn: a kept choice of any other turn, this game's or an
+    earlier game's in the same scratch, cannot match."""
+    same = work[at] == 1
+    for k in range(4):
+        part = np.int64((rng[0] >> np.uint64(16 * k)) & np.uint64(0xFFFF))
+        same = same and work[at + 1 + k] == part
+        work[at + 1 + k] = part
+    same = same and work[at + 5] == obs[O_SEAT] and work[at + 6] == obs[O_ROUND] and work[at + 7] == obs[O_N_TILES]
+    work[at + 5] = obs[O_SEAT]
+    work[at + 6] = obs[O_ROUND]
+    work[at + 7] = obs[O_N_TILES]
+    return same
+
+
+@kernel_njit()
+def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nls, c, tile, spawn, own, best_v,
+               best_p):
+    """Greedy's cell decision chose c: list, in the order the shiny decision that follows lists them (the tiles in
+    raster order, c among them), the legal shinies of c whose stage-1 value and preference are the best, and stamp
+    the list for that decision (`kept_shiny`). Greedy's J is the stage-1 value, so the values are the ones the shiny
+    decision computes on the board with the tile. The board's legal shinies are at w_ls (nls of them)."""
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    tokens_left = obs[O_TOKEN_STACK] > 0
+    _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+    c_legal = tile != JUNK and spawn == 0
+    count = 0
+    out = w_kept + KEPT_HEADER
+    for i in range(nls + (1 if c_legal else 0)):
+        t = work[w_ls + i] if i < nls else -1
+        if c_legal and (t < 0 or t > c):  # c in its raster place, once
+            v, p = stage1_value(mode, params, tile, 0, ng, cap, work[a + c], c, own, True, tokens_left)
+            if v == best_v and p == best_p:
+                work[out + count] = c
+                count += 1
+            c_legal = False
+        if t >= 0:
+            v, p = stage1_value(mode, params, K[t], St[t], ng, cap, work[t] + work[a + t], t, own, True,
+                                tokens_left)
+            if v == best_v and p == best_p:
+                work[out + count] = t
+                count += 1
+    _undo_cell(work, K, Cr, side, w_tl, c)
+    _stamp(obs, rng, work, w_kept)
+    work[w_kept] = 1
+    work[w_kept + 7] += 1  # the tile that goes on c
+    work[w_kept + 8] = count
+
+
+@kernel_njit()
+def kept_shiny(obs, rng, work):
+    """Greedy's shiny decision from the list its cell decision kept in this turn (`_keep_tied`): the draw among the
+    tied best shinies, as `placements` of the shiny alone makes it; -1 when no list was kept for this turn."""
+    w_kept = work_at(obs)[23]
+    if not _stamp(obs, rng, work, w_kept):
+        work[w_kept] = 0
+        return -1
+    work[w_kept] = 0
+    count = work[w_kept + 8]
+    i = below(rng, count) if count > 1 else 0
+    return work[w_kept + KEPT_HEADER + i]
+
+
+@kernel_njit()
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny, best stage-1 value): one draw picks among the tied best
@@ -590,7 +661,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, wl, fl) = layout
+     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
@@ -682,6 +753,9 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                         chosen_ci = ci
                         break
                     i -= work[w_cnt + ci]
+            if mode == GREEDY:  # greedy's shiny decision values the same options again: keep their ties
+                _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nls,
+                           obs[cells_at + chosen_ci], tile, sp, own, best_j, best_p)
     for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
         work[5 * a + tiles[i]] = 0
         work[MEMO_PLANE * a + tiles[i]] = 0

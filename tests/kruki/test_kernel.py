@@ -11,6 +11,8 @@ from sim.registry import get_game
 from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
+from strategies.kruki_cells import kept_shiny
+from strategies.kruki_common import work_at
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
 
@@ -152,3 +154,29 @@ def test_hidden_information_does_not_reach_the_observation(strategy):
         assert choose_builtin(config.seats[seat].sid, obs, sparams[seat], state, s.work, s.fwork) == choice
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("variants", [(), ("random-junk",)])
+def test_greedy_shiny_decision_from_the_kept_ties_is_the_full_valuation(variants):
+    """Greedy's cell decision keeps the tied best shinies of the cell it chose, and the shiny decision of the same
+    turn draws among them (`kept_shiny`) instead of valuing every shiny again: at every shiny decision of a game the
+    kept answer equals the one valued in full, and a list kept in another turn is never taken."""
+    config = make_config(SPEC, 4, "greedy", variants=variants, seed=8)
+    kept, earlier = 0, None
+    for stop_at in range(1000):
+        stopped, s, sparams = _state_at(config, 2, stop_at)
+        if not stopped:
+            break
+        if s.obs[O.O_DECISION] != O.D_SHINY:
+            continue
+        w_kept = work_at(s.obs)[23]
+        sid = config.seats[int(s.obs[O.O_SEAT])].sid
+        if earlier is not None:  # the previous shiny decision's kept list does not fit this turn
+            assert kept_shiny(s.obs, s.rng.copy(), earlier) == -1
+        earlier = s.work.copy()
+        kept += int(s.work[w_kept] == 1)
+        fast = choose_builtin(sid, s.obs, sparams[int(s.obs[O.O_SEAT])], s.rng.copy(), s.work.copy(), s.fwork)
+        full = s.work.copy()
+        full[w_kept] = 0
+        assert choose_builtin(sid, s.obs, sparams[int(s.obs[O.O_SEAT])], s.rng.copy(), full, s.fwork) == fast
+    assert kept >= 20
