@@ -19,8 +19,8 @@ from sim.games.kruki.obs import (BLOCKER, D_CELL, D_JUNK_MODE, D_REPLACE, D_SHIN
                                  SRC_DRAW, SRC_JUNK, SRC_POOL, SRC_SKIP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK
 from strategies.kruki_cells import kept_shiny, placements
-from strategies.kruki_common import (P_B_JUNK_MARGIN, P_JUNK_MARGIN, P_W1, P_W2, P_W5, index_of,  # noqa: F401
-                                     opp_lowers_j, planes, work_at, work_len, fwork_len)
+from strategies.kruki_common import (P_B_JUNK_MARGIN, P_JUNK_MARGIN, P_W5, index_of, opp_lowers_j,  # noqa: F401
+                                     planes, v1_grows, work_at, work_len, fwork_len)
 from strategies.kruki_tokens import token_decision
 
 
@@ -183,7 +183,7 @@ def _junk_bound(mode, params, v0):
         return 1e300
     if mode == BLOCKER:
         return v0
-    if params[P_W1] >= params[P_W2] >= 0:
+    if v1_grows(mode, params):
         return v0 + params[P_W5]
     return 1e300
 

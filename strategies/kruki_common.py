@@ -254,6 +254,13 @@ def opp_lowers_j(mode, params):
 
 
 @kernel_njit(inline="always")
+def v1_grows(mode, params):
+    """Whether the stage-1 value never falls as the own shiny's crows rise: greedy's and blocker's V_me always;
+    weighted's (w1 - w2) f1 + w2 V_me + w3 f3 + w5 f5 when w1 >= w2 >= 0 (f3 and f5 do not depend on the crows)."""
+    return mode != WEIGHTED or params[P_W1] >= params[P_W2] >= 0
+
+
+@kernel_njit(inline="always")
 def with_opp(mode, params, v1, o):
     """J of blocker (v1 - lambda * Opp) and weighted (v1 + w4 * Opp)."""
     if mode == BLOCKER:

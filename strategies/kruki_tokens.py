@@ -9,8 +9,8 @@ from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, 
                                  O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
 from sim.games.kruki.rules import GAP, GRAVESTONES, MAX_PLAYERS, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
 from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, index_of, legal_shinies,
-                                     opp_lowers_j, opp_value, planes, sent_to, stage1_value, waiting_opponent,
-                                     with_opp, work_at)
+                                     opp_lowers_j, opp_value, planes, sent_to, stage1_value, v1_grows,
+                                     waiting_opponent, with_opp, work_at)
 
 
 # ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
@@ -97,6 +97,51 @@ def _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap):
     return lb
 
 
+@kernel_njit(inline="always")
+def _undo_move(Cr, Fr, kind, ta, tb, td):
+    """Take a crow-moving token back off the planes (`_moves_value` put it on)."""
+    if kind == TWO_CROWS:
+        Cr[ta] += 1
+        Cr[tb] += 1
+        Cr[td] -= 2
+    else:
+        Fr[ta] -= 1
+
+
+@kernel_njit()
+def _moves_rough_upper(obs, params, mode, work, K, St, side, w_x, nx, w_arr, b_low, ng, cap):
+    """An upper bound on J after a crow-moving token, before any flight plan is looked at (where the stage-1 value
+    grows with the crows and the opponents' weight lowers J): a changed cell sends each shiny on its row or column at
+    most the flying crows it gained more (or fewer, at most those it lost), and a shiny tile's own crows count in
+    full. So the own shiny gets at most its crows now plus those gains, each opponent's at least its crows now less
+    those losses, and B(β) is at least b_low. The third arrivals row holds the bounds."""
+    me = obs[O_SEAT]
+    row = w_arr + 2 * MAX_PLAYERS
+    for q in range(obs[O_PLAYERS]):
+        s = obs[O_SHINY_OF + q]
+        if s < 0:
+            continue
+        sy = s // side
+        sx = s - sy * side
+        change = 0
+        for j in range(nx):
+            at = w_x + 5 * j
+            x = work[at]
+            fly = work[at + 3] - work[at + 1]  # flying crows after - before
+            if x == s:
+                fly = work[at + 4] - work[at + 2]  # a shiny tile's crows stay and count
+            elif x // side != sy and x - (x // side) * side != sx:
+                continue
+            if q == me:
+                change += max(fly, 0)
+            else:
+                change += min(fly, 0)
+        work[row + q] = max(work[w_arr + q] + change, 0)
+    my = obs[O_SHINY_OF + me]
+    v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, work[row + me], my, 0, False, False)
+    return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row:], b_low))
+
+
 @kernel_njit()
 def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
     """`_token_value` of TWO_CROWS (ta, tb -> td) or NO_FLOCKING (on ta) for blocker and weighted, from `_moves_base`:
@@ -135,6 +180,16 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
         x = work[w_x + 5 * j]
         work[w_x + 5 * j + 3] = Cr[x] if Fr[x] == 0 and Sh[x] < 0 else 0
         work[w_x + 5 * j + 4] = Cr[x]
+    waiting = waiting_opponent(obs)
+    bounded = opp_lowers_j(mode, params)
+    b_low = 0
+    if bounded and waiting:
+        b_low = _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap)
+    if bounded and v1_grows(mode, params) and my >= 0:  # a first bound, before any flight is looked at
+        rough = _moves_rough_upper(obs, params, mode, work, K, St, side, w_x, nx, w_arr, b_low, ng, cap)
+        if rough < at_least:
+            _undo_move(Cr, Fr, kind, ta, tb, td)
+            return rough
     for q in range(players):
         work[w_arr + MAX_PLAYERS + q] = work[w_arr + q]
     for j in range(nx):
@@ -153,9 +208,7 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
         v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
     bval = 0
     bound = 1e300
-    waiting = waiting_opponent(obs)
-    if opp_lowers_j(mode, params):
-        b_low = _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap) if waiting else 0
+    if bounded:
         bound = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], b_low))
     if bound >= at_least and waiting:
         delta = work[a:2 * a]
@@ -177,12 +230,7 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
             delta[tl[i]] = 0
             mark[tl[i]] = 0
         tl[0] = 0
-    if kind == TWO_CROWS:
-        Cr[ta] += 1
-        Cr[tb] += 1
-        Cr[td] -= 2
-    else:
-        Fr[ta] -= 1
+    _undo_move(Cr, Fr, kind, ta, tb, td)
     if bound < at_least:
         return bound
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr + MAX_PLAYERS:], bval))
