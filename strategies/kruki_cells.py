@@ -585,10 +585,11 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 
 @kernel_njit()
 def _stamp(obs, rng, work, at):
-    """Write (1, the stream state in four 16-bit parts, seat, round, tiles on the board) at work[at:at + 8] after a
-    cell decision, or compare it before a shiny decision. No draw happens between the two decisions of one turn, and
-    every game has its own stream, so the state names the turn: a kept choice of any other turn, this game's or an
-    earlier game's in the same scratch, cannot match."""
+    """Write (the stream state in four 16-bit parts, seat, round, tiles on the board) at work[at + 1:at + 8], and
+    return whether the same stamp was there and valid (work[at] == 1): the cell decision stamps its kept list, the
+    shiny decision compares. No draw happens between the two decisions of one turn, and every game has its own
+    stream, so the state names the turn: a kept list of any other turn, this game's or an earlier game's in the same
+    scratch, cannot match."""
     same = work[at] == 1
     for k in range(4):
         part = np.int64((rng[0] >> np.uint64(16 * k)) & np.uint64(0xFFFF))
