@@ -16,9 +16,9 @@ from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, sort_touched
 from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at,
-                                     b_order, best_untouched, legal_shinies, memo_record_max, opp_lowers_j, opp_value,
-                                     planes, sent_to, stage1_value, tiles_in_game, waiting_opponent, with_opp,
-                                     work_at)
+                                     b_order, best_untouched, in_line, legal_shinies, memo_record_max, opp_lowers_j,
+                                     opp_value, planes, sent_to, stage1_value, tiles_in_game, waiting_opponent,
+                                     with_opp, work_at)
 
 
 @kernel_njit()
@@ -117,10 +117,9 @@ def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
 def _in_line_with_opponents(obs, side, x):
     """Whether cell x shares a row or a column with an opponent's shiny."""
     me = obs[O_SEAT]
-    y = x // side
     for q in range(obs[O_PLAYERS]):
         t = obs[O_SHINY_OF + q]
-        if q != me and t >= 0 and (t // side == y or t % side == x % side):
+        if q != me and t >= 0 and in_line(side, x, t):
             return True
     return False
 
@@ -584,21 +583,21 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 
 
 @kernel_njit()
-def _stamp(obs, rng, work, at):
-    """Write (the stream state in four 16-bit parts, seat, round, tiles on the board) at work[at + 1:at + 8], and
-    return whether the same stamp was there and valid (work[at] == 1): the cell decision stamps its kept list, the
-    shiny decision compares. No draw happens between the two decisions of one turn, and every game has its own
-    stream, so the state names the turn: a kept list of any other turn, this game's or an earlier game's in the same
-    scratch, cannot match."""
+def _stamp(obs, rng, work, at, n_tiles):
+    """Write (the stream state in four 16-bit parts, seat, round, n_tiles tiles on the board) at work[at + 1:at + 8],
+    and return whether the same stamp was there and valid (work[at] == 1): the cell decision stamps its kept list
+    with the tiles there will be once its tile lies, the shiny decision compares. No draw happens between the two
+    decisions of one turn, and every game has its own stream, so the state names the turn: a kept list of any other
+    turn, this game's or an earlier game's in the same scratch, cannot match."""
     same = work[at] == 1
     for k in range(4):
         part = np.int64((rng[0] >> np.uint64(16 * k)) & np.uint64(0xFFFF))
         same = same and work[at + 1 + k] == part
         work[at + 1 + k] = part
-    same = same and work[at + 5] == obs[O_SEAT] and work[at + 6] == obs[O_ROUND] and work[at + 7] == obs[O_N_TILES]
+    same = same and work[at + 5] == obs[O_SEAT] and work[at + 6] == obs[O_ROUND] and work[at + 7] == n_tiles
     work[at + 5] = obs[O_SEAT]
     work[at + 6] = obs[O_ROUND]
-    work[at + 7] = obs[O_N_TILES]
+    work[at + 7] = n_tiles
     return same
 
 
@@ -633,9 +632,8 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
                 work[out + count] = t
                 count += 1
     _undo_cell(work, K, Cr, side, w_tl, c)
-    _stamp(obs, rng, work, w_kept)
+    _stamp(obs, rng, work, w_kept, obs[O_N_TILES] + 1)  # + the tile that goes on c
     work[w_kept] = 1
-    work[w_kept + 7] += 1  # the tile that goes on c
     work[w_kept + 8] = count
 
 
@@ -644,7 +642,7 @@ def kept_shiny(obs, rng, work):
     """Greedy's shiny decision from the list its cell decision kept in this turn (`_keep_tied`): the draw among the
     tied best shinies, as `placements` of the shiny alone makes it; -1 when no list was kept for this turn."""
     w_kept = work_at(obs)[23]
-    if not _stamp(obs, rng, work, w_kept):
+    if not _stamp(obs, rng, work, w_kept, obs[O_N_TILES]):
         work[w_kept] = 0
         return -1
     work[w_kept] = 0

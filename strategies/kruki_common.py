@@ -254,6 +254,12 @@ def opp_lowers_j(mode, params):
 
 
 @kernel_njit(inline="always")
+def in_line(side, x, t):
+    """Whether cells x and t share a row or a column."""
+    return x // side == t // side or x % side == t % side
+
+
+@kernel_njit(inline="always")
 def v1_grows(mode, params):
     """Whether the stage-1 value never falls as the own shiny's crows rise: greedy's and blocker's V_me always;
     weighted's (w1 - w2) f1 + w2 V_me + w3 f3 + w5 f5 when w1 >= w2 >= 0 (f3 and f5 do not depend on the crows)."""

@@ -8,8 +8,8 @@ from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, 
                                  O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_NO_GRAVEYARDS, O_PLAYERS,
                                  O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
 from sim.games.kruki.rules import GAP, GRAVESTONES, MAX_PLAYERS, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
-from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, index_of, legal_shinies,
-                                     opp_lowers_j, opp_value, planes, sent_to, stage1_value, v1_grows,
+from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, in_line, index_of,
+                                     legal_shinies, opp_lowers_j, opp_value, planes, sent_to, stage1_value, v1_grows,
                                      waiting_opponent, with_opp, work_at)
 
 
@@ -79,15 +79,13 @@ def _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap):
         v = work[w_bval + k]
         if v <= lb:
             break
-        ty = t // side
-        tx = t - ty * side
         lost = 0
         changed = False
         for j in range(nx):
             x = work[w_x + 5 * j]
             changed |= x == t
             lost_x = work[w_x + 5 * j + 1] - work[w_x + 5 * j + 3]  # flying crows before - after
-            if lost_x > 0 and (x // side == ty or x - (x // side) * side == tx):
+            if lost_x > 0 and in_line(side, x, t):
                 lost += lost_x
         if changed:
             continue
@@ -121,8 +119,6 @@ def _moves_rough_upper(obs, params, mode, work, K, St, side, w_x, nx, w_arr, b_l
         s = obs[O_SHINY_OF + q]
         if s < 0:
             continue
-        sy = s // side
-        sx = s - sy * side
         change = 0
         for j in range(nx):
             at = w_x + 5 * j
@@ -130,7 +126,7 @@ def _moves_rough_upper(obs, params, mode, work, K, St, side, w_x, nx, w_arr, b_l
             fly = work[at + 3] - work[at + 1]  # flying crows after - before
             if x == s:
                 fly = work[at + 4] - work[at + 2]  # a shiny tile's crows stay and count
-            elif x // side != sy and x - (x // side) * side != sx:
+            elif not in_line(side, x, s):
                 continue
             if q == me:
                 change += max(fly, 0)
