@@ -14,7 +14,8 @@ it), or stands between the group and the other shiny. So after the own shiny on 
 Points are monotone in the crows (doubling, the cap), so the points of these counts bound V_q and B(β) from below.
 The bound never removes an option that can tie the best J: stage 2 skips an option only when its bound is strictly
 below the best J found so far (or below the bar the caller needs), so the best J, its ties and the draw are those of
-the full valuation.
+the full valuation. When no opponent's shiny and no probe that decides B(β) can lose a crow to s, the lower bounds
+are the values themselves, and stage 2 takes the bound as J (the same sums in the same order as the full valuation).
 """
 from sim.jit import kernel_njit
 from sim.games.kruki.model import score_points
@@ -60,9 +61,12 @@ def _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc):
 
 @kernel_njit()
 def _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval):
-    """A lower bound on B(β) after the own shiny on s: the tiles the hypothetical tile touched (`sort_touched`) and
-    the untouched legal shiny tiles of `b_order`, each best first, until no later one can raise it."""
+    """(A lower bound on B(β) after the own shiny on s, whether it is B(β) itself): the tiles the hypothetical tile
+    touched (`sort_touched`) and the untouched legal shiny tiles of `b_order`, each best first, until no later one
+    can raise it. A probe that loses no crow to s keeps its points exactly, and the own shiny never raises a probe's
+    points, so the bound is exact unless a probe that may lose crows had more points with the tile alone."""
     lb = 0
+    unsure = 0  # the most points with the tile alone of a probe whose points the bound does not know
     for i in range(work[w_tv]):
         t = work[w_tv + 2 * i + 1]
         v = work[w_tv + 2 * i + 2]
@@ -74,6 +78,7 @@ def _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_
         if lost == 0:
             lb = v
             break
+        unsure = max(unsure, v)
         n = (work[t] if t != c else 0) + work[a + t] - lost
         lb = max(lb, score_points(K[t], St[t], ng, cap, max(n, 0)))
     for k in range(work[w_bord]):
@@ -87,32 +92,39 @@ def _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_
         if lost == 0:
             lb = v
             break
+        unsure = max(unsure, v)
         lb = max(lb, score_points(K[t], St[t], ng, cap, max(work[t] - lost, 0)))
-    return lb
+    return lb, unsure <= lb
 
 
 @kernel_njit()
 def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
             w_tv, w_bord, w_bval, w_lb):
-    """An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1. The groups that see
-    s on β are the n_seen at work[gs:]; the crows arriving at each seat's shiny with the tile alone are at `row`; when
-    the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact. The
-    lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on any position (`opp_value`)."""
+    """(An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1, whether it is J
+    itself). The groups that see s on β are the n_seen at work[gs:]; the crows arriving at each seat's shiny with the
+    tile alone are at `row`; when the own shiny's exact change of them is known (a shiny record), darr >= 0 is its
+    offset and V_q is exact. The lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on
+    any position (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
+    are the values themselves, so the bound is J, computed as the full valuation computes it."""
     for j in range(n_seen):
         x = work[gs + j]
         y = x // side
         work[w_rc + 2 * j] = y
         work[w_rc + 2 * j + 1] = x - y * side
     me = obs[O_SEAT]
+    exact = True
     for q in range(obs[O_PLAYERS]):
         t = obs[O_SHINY_OF + q]
         if q != me and t >= 0:
             if darr >= 0:
                 n = work[row + q] + work[darr + q]
             else:
-                n = work[row + q] - _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc)
+                lost = _crows_in_line(work, Cr, side, t, gs, n_seen, w_rc)
+                exact = exact and lost == 0
+                n = work[row + q] - lost
             work[w_lb + q] = max(n, 0)
     b_low = 0
     if need_b:  # an opponent still to move
-        b_low = _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval)
-    return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low))
+        b_low, b_exact = _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval)
+        exact = exact and b_exact
+    return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact

@@ -441,50 +441,54 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 r = w_memo + work[memo + s] - 1
                 if c >= 0 and _interacts(work, reach, r, s):
                     r = -1
+            exact = False
             if bounded and s >= 0:
                 if r >= 0:
-                    ub = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
-                                 r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
+                    ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
+                                        r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
                 else:
                     n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
-                    ub = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, -1, row,
-                                 need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
+                    ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, -1,
+                                        row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
                 if ub < jbar:
                     continue
-            if s >= 0 and s != c and work[memo + s] == 0:
-                r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, rmax)
-                if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
-                    r = -1
-            if s >= 0:
-                Sh[s] = me
-            bval = 0
-            if r >= 0:
-                darr = r + 1 + work[r]
-                for q in range(players):
-                    work[row3 + q] = work[row + q] + work[darr + q]
-                if need_b:  # the record's touched list into the sdelta plane, as `_shiny_delta` writes it
-                    at = darr + players
-                    k = work[at]
-                    work[w_stl] = k
-                    for i in range(1, k + 1):
-                        t = work[at + 2 * i - 1]
-                        work[w_stl + i] = t
-                        work[6 * a + t] = work[at + 2 * i]
-                        work[7 * a + t] = 1
+            if exact:  # the bound is J itself: no change of the position needs valuing
+                j = ub
             else:
-                n_seen = 0
+                if s >= 0 and s != c and work[memo + s] == 0:
+                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, rmax)
+                    if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
+                        r = -1
                 if s >= 0:
-                    n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
-                _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
-                if need_b:
-                    work[w_stl] = 0
+                    Sh[s] = me
+                bval = 0
+                if r >= 0:
+                    darr = r + 1 + work[r]
+                    for q in range(players):
+                        work[row3 + q] = work[row + q] + work[darr + q]
+                    if need_b:  # the record's touched list into the sdelta plane, as `_shiny_delta` writes it
+                        at = darr + players
+                        k = work[at]
+                        work[w_stl] = k
+                        for i in range(1, k + 1):
+                            t = work[at + 2 * i - 1]
+                            work[w_stl + i] = t
+                            work[6 * a + t] = work[at + 2 * i]
+                            work[7 * a + t] = 1
+                else:
+                    n_seen = 0
                     if s >= 0:
-                        _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_aff, w_stl)
-            if need_b:
-                bval = _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bval)
-            j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:], bval))
-            if s >= 0:
-                Sh[s] = -1
+                        n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
+                    _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
+                    if need_b:
+                        work[w_stl] = 0
+                        if s >= 0:
+                            _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_aff, w_stl)
+                if need_b:
+                    bval = _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bval)
+                j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:], bval))
+                if s >= 0:
+                    Sh[s] = -1
         if j > best_j or (j == best_j and pref > best_p):
             best_j = j
             best_p = pref
