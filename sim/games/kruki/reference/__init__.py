@@ -3,11 +3,12 @@
 Layout
 ------
 The board is a square array of side 2*H+1 (H = `rules.board_half`, the total tile count, KRUKI-9), flat index
-`cell = (y + H) * side + (x + H)`, so sorting cells sorts them in raster order (y, then x). Per cell (Python
-`array`s, copied with one memcpy): `kind` (tile kind, GAP = -1), `crows`, `shiny` (owner seat or -1), `stones`
-(GRAVESTONES tokens lying there this round), `frozen` (NO_FLOCKING tokens there this round). `tiles` is the sorted
-list of occupied cells. Tiles never come within 7 cells of the array's edge, so a ray walked in the flat index
-always meets a gap first (N = -side, E = +1, S = +side, W = -1).
+`cell = (y + H) * side + (x + H)`, so sorting cells sorts them in raster order (y, then x). Per cell, in Python
+lists (CPython reads a list item faster than an `array` item, and reading cells is most of the reference's time):
+`kind` (tile kind, GAP = -1), `crows`, `shiny` (owner seat or -1), `stones` (GRAVESTONES tokens lying there this
+round), `frozen` (NO_FLOCKING tokens there this round). `tiles` is the sorted list of occupied cells. Tiles never
+come within 7 cells of the array's edge, so a ray walked in the flat index always meets a gap first (N = -side,
+E = +1, S = +side, W = -1).
 
 Decisions
 ---------

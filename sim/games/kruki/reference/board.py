@@ -1,6 +1,5 @@
 """Crows reference: the board, legality of every option (KRUKI-13, 15, 19, 24, 25), the flight (KRUKI-26, 27),
 scoring (KRUKI-28) and the murder scatter (KRUKI-30, 31). Layout: the package docstring."""
-from array import array
 from bisect import insort
 
 from sim.games.kruki import rules as R
@@ -14,11 +13,11 @@ class Board:
         self.half = half
         self.side = side = 2 * half + 1
         n = side * side
-        self.kind = array("b", [GAP]) * n
-        self.crows = array("h", [0]) * n
-        self.shiny = array("b", [-1]) * n
-        self.stones = array("b", [0]) * n
-        self.frozen = array("b", [0]) * n
+        self.kind = [GAP] * n
+        self.crows = [0] * n
+        self.shiny = [-1] * n
+        self.stones = [0] * n
+        self.frozen = [0] * n
         self.tiles = []  # occupied cells, sorted (= raster order)
         self.no_graveyards = 0
         self.score_cap = score_cap

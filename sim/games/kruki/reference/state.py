@@ -102,7 +102,7 @@ class Observation:
         """Everything in the observation as plain values (for equality tests)."""
         b = self.board
         d = {f: getattr(self, f) for f in self.FIELDS}
-        d["board"] = (b.half, bytes(b.kind), b.crows.tobytes(), bytes(b.shiny), bytes(b.stones), bytes(b.frozen),
+        d["board"] = (b.half, tuple(b.kind), tuple(b.crows), tuple(b.shiny), tuple(b.stones), tuple(b.frozen),
                       tuple(b.tiles), b.no_graveyards, b.score_cap)
         d["params"] = tuple(sorted(self.params.items()))
         return d
