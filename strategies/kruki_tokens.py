@@ -369,6 +369,104 @@ def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
     return best, k, ta, tb, td
 
 
+@kernel_njit(inline="always")
+def _pairs_at(n0, n1, self0, self1, self2, loss):
+    """Source pairs whose moved crows cost the own shiny `loss` crows (0, 1 or 2): n0 / n1 crow tiles lose 0 / 1
+    when one crow leaves them, self0..self2 tiles with two crows or more lose 0..2 when two leave (the pair of a tile
+    with itself)."""
+    if loss == 0:
+        return n0 * (n0 - 1) // 2 + self0
+    if loss == 1:
+        return n0 * n1 + self1
+    return n1 * (n1 - 1) // 2 + self2
+
+
+@kernel_njit()
+def _greedy_two_crows(obs, work, my):
+    """Greedy's TWO_CROWS candidates counted instead of listed: (their best value, how many reach it; -1e300, 0 when
+    there is none). A candidate's crows at the own shiny are its arrivals less what each source's group no longer
+    sends it plus what the destination's group sends it more (`_token_scan`'s fast path), and each of those depends
+    on one tile only, so the candidates fall into classes: per destination, the sources' loss is 0, 1 or 2 crows,
+    and the pairs of each loss are counted from how many crow tiles lose 0 or 1 crow."""
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    a = side * side
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    flag = work[3 * a:4 * a]
+    _flags(obs, work, my, True)
+    base = arrivals_at(K, Cr, Sh, Fr, side, my)
+    n0 = n1 = s0 = s1 = s2 = 0  # crow tiles by the crows one leaving costs; those with two or more, by two leaving
+    for i in range(n_tiles):
+        x = tiles[i]
+        if Cr[x] <= 0:
+            continue
+        if _moved_share(flag, Cr, x, -1) == 0:
+            n0 += 1
+        else:
+            n1 += 1
+        if Cr[x] >= 2:
+            lost = -_moved_share(flag, Cr, x, -2)
+            s0 += int(lost == 0)
+            s1 += int(lost == 1)
+            s2 += int(lost == 2)
+    best = -1e300
+    ties = 0
+    for e in range(4):
+        td = my - side if e == 0 else (my - 1 if e == 1 else (my + 1 if e == 2 else my + side))
+        if K[td] == GAP or Sh[td] >= 0:
+            continue
+        m0, m1, t0, t1, t2 = n0, n1, s0, s1, s2  # the sources other than td
+        if Cr[td] > 0:
+            if _moved_share(flag, Cr, td, -1) == 0:
+                m0 -= 1
+            else:
+                m1 -= 1
+            if Cr[td] >= 2:
+                lost = -_moved_share(flag, Cr, td, -2)
+                t0 -= int(lost == 0)
+                t1 -= int(lost == 1)
+                t2 -= int(lost == 2)
+        gain = _moved_share(flag, Cr, td, 2)
+        for loss in range(3):
+            count = _pairs_at(m0, m1, t0, t1, t2, loss)
+            if count == 0:
+                continue
+            v = float(score_points(K[my], St[my], ng, cap, base + gain - loss))
+            if v > best:
+                best, ties = v, count
+            elif v == best:
+                ties += count
+    _flags(obs, work, my, False)
+    return best, ties
+
+
+@kernel_njit()
+def _greedy_token_kind(obs, params, rng, work, allow):
+    """Greedy's token step (D_TOKEN) without listing its candidates: the step needs only the best value, the number
+    of candidates at it (the draw) and the kind of the drawn one, and greedy's candidates are the GRAVESTONES on its
+    shiny (kind 1) and the TWO_CROWS moves (kind 3, counted by `_greedy_two_crows`), in that order; the same draw and
+    answer as `_token_pick` over `_token_scan`'s list."""
+    me = obs[O_SEAT]
+    my = obs[O_SHINY_OF + me]
+    if my < 0:
+        return 0
+    v_stones, n_stones = -1e300, 0
+    if (allow >> GRAVESTONES) & 1:
+        v_stones, n_stones = _token_value(obs, params, GREEDY, work, GRAVESTONES, my, -1, -1), 1
+    v_two, n_two = -1e300, 0
+    if (allow >> TWO_CROWS) & 1:
+        v_two, n_two = _greedy_two_crows(obs, work, my)
+    best = max(v_stones, v_two)
+    first = n_stones if v_stones == best else 0  # the GRAVESTONES candidate comes first
+    ties = first + (n_two if v_two == best else 0)
+    if ties == 0:
+        return 0
+    i = below(rng, ties) if ties > 1 else 0
+    kind = GRAVESTONES if i < first else TWO_CROWS
+    gain = best - _token_value(obs, params, GREEDY, work, -1, -1, -1, -1)
+    return index_of(obs, kind) if gain > obs[O_RULES + R_TOKEN_KEEP] else 0
+
+
 @kernel_njit()
 def token_decision(obs, params, mode, rng, work):
     dec = obs[O_DECISION]
@@ -378,6 +476,8 @@ def token_decision(obs, params, mode, rng, work):
         for i in range(obs[O_N_OPTIONS]):
             if obs[at_a + i] >= 0:
                 allow |= 1 << obs[at_a + i]
+        if mode == GREEDY:
+            return _greedy_token_kind(obs, params, rng, work, allow)
         best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, allow, -1, -1)
         if k < 0:
             return 0

@@ -12,7 +12,8 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import kept_shiny
-from strategies.kruki_common import work_at
+from strategies.kruki_common import index_of, work_at
+from strategies.kruki_tokens import _greedy_token_kind, _token_pick, _token_value
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
 
@@ -180,3 +181,36 @@ def test_greedy_shiny_decision_from_the_kept_ties_is_the_full_valuation(variants
         full[w_kept] = 0
         assert choose_builtin(sid, s.obs, sparams[int(s.obs[O.O_SEAT])], s.rng.copy(), full, s.fwork) == fast
     assert kept >= 20
+
+
+@pytest.mark.parametrize("variants", [(), ("random-junk", "score-cap")])
+def test_greedy_token_step_counted_is_the_listed_one(variants):
+    """Greedy's token step counts its TWO_CROWS candidates by class instead of listing them (`_greedy_token_kind`):
+    at every token step of two games its answer, and the random stream after it, equal those of the listed
+    candidates (`_token_pick`, the way blocker and weighted take the step)."""
+    config = make_config(SPEC, 4, "greedy", variants=variants, sets={"tokens_two_crows": 10, "tokens_gravestones": 8},
+                         seed=8)
+    steps, drawn, played = 0, 0, 0
+    for game in (2, 3):
+        for stop_at in range(1000):
+            stopped, s, sparams = _state_at(config, game, stop_at)
+            if not stopped:
+                break
+            if s.obs[O.O_DECISION] != O.D_TOKEN:
+                continue
+            params = sparams[int(s.obs[O.O_SEAT])]
+            allow = 0
+            for i in range(int(s.obs[O.O_N_OPTIONS])):
+                if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
+                    allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
+            counted_rng, listed_rng = s.rng.copy(), s.rng.copy()
+            counted = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)
+            best, kind = _token_pick(s.obs, params, O.GREEDY, listed_rng, s.work, allow, -1, -1)[:2]
+            keep = s.obs[O.O_RULES + O.R_TOKEN_KEEP]
+            listed = 0 if kind < 0 or best - _token_value(s.obs, params, O.GREEDY, s.work, -1, -1, -1, -1) <= keep \
+                else index_of(s.obs, kind)
+            assert counted == listed and (counted_rng == listed_rng).all(), (game, stop_at)
+            steps += 1
+            drawn += int((listed_rng != s.rng).any())
+            played += int(listed != 0)
+    assert steps >= 40 and drawn >= 20 and played >= 2, (steps, drawn, played)
