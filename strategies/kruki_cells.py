@@ -506,41 +506,66 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
 
 
 @kernel_njit()
-def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap, tokens_left):
+def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap, tokens_left, w_tmp):
     """Stage-1 values of the legal shinies on the board as it stands (n crows = gain0), sorted best first by (value,
-    preference) into groups of equal keys: gid plane = 1 + group; sizes, preferences and values per group. Returns
-    the group count. A cell then re-values only the shinies its tile touches (`_scan_sparse`)."""
+    preference) into groups of equal keys: gid plane = 1 + group; sizes, preferences and values per group; the
+    shinies best first (raster order within a group) with their values. Returns the group count. A cell then
+    re-values only the shinies its tile touches (`_scan_sparse`).
+
+    The keys take few distinct values, so the shinies are counted per key and placed by the keys' ranks, not sorted
+    one by one. work[w_tmp:] (2 * (n + 2) ints) and fwork[0:n + 2] are scratch here: the per-cell results, written
+    after this."""
     a = side * side
     gain0 = work[0:a]
     gid = work[5 * a:6 * a]
     w_size, w_touch, w_gp, w_by = w_grp, w_grp + n + 2, w_grp + 2 * (n + 2), w_grp + 3 * (n + 2)
     f_val, f_gv = f_grp, f_grp + n + 2
-    for i in range(nls):  # insertion sort, best first; the preferences of the sorted shinies sit in w_touch
+    w_rank, w_next = w_tmp, w_tmp + n + 2
+    n_keys = 0  # the distinct keys in order of appearance, in the per-group arrays for now
+    for i in range(nls):
         s = work[w_ls + i]
         v, p = stage1_value(mode, params, K[s], St[s], ng, cap, gain0[s], s, own, True, tokens_left)
-        j = i
-        while j > 0 and (fwork[f_val + j - 1] < v or (fwork[f_val + j - 1] == v and work[w_touch + j - 1] < p)):
-            fwork[f_val + j] = fwork[f_val + j - 1]
-            work[w_touch + j] = work[w_touch + j - 1]
-            work[w_by + j] = work[w_by + j - 1]
-            j -= 1
-        fwork[f_val + j] = v
-        work[w_touch + j] = p
-        work[w_by + j] = s
-    g = -1
-    for k in range(nls):
-        v = fwork[f_val + k]
-        p = work[w_touch + k]
-        if g < 0 or v != fwork[f_gv + g] or p != work[w_gp + g]:
-            g += 1
-            fwork[f_gv + g] = v
-            work[w_gp + g] = p
-            work[w_size + g] = 0
-        work[w_size + g] += 1
-        gid[work[w_by + k]] = g + 1
-    for k in range(g + 1):
-        work[w_touch + k] = 0
-    return g + 1
+        j = 0
+        while j < n_keys and (fwork[f_gv + j] != v or work[w_gp + j] != p):
+            j += 1
+        if j == n_keys:
+            fwork[f_gv + j] = v
+            work[w_gp + j] = p
+            work[w_size + j] = 0
+            n_keys += 1
+        work[w_size + j] += 1
+        gid[s] = j  # the key's index until the ranks are known
+    for j in range(n_keys):  # rank = the keys better than j (best first: higher value, then higher preference)
+        v = fwork[f_gv + j]
+        p = work[w_gp + j]
+        r = 0
+        for k in range(n_keys):
+            vk = fwork[f_gv + k]
+            if vk > v or (vk == v and work[w_gp + k] > p):
+                r += 1
+        work[w_rank + j] = r
+        fwork[r] = v  # the keys in rank order, moved back below
+        work[w_touch + r] = p
+        work[w_next + r] = work[w_size + j]
+    at = 0
+    for r in range(n_keys):  # the first position of each group; sizes in rank order
+        size = work[w_next + r]
+        work[w_size + r] = size
+        work[w_next + r] = at
+        at += size
+    for i in range(nls):  # the shinies by group, raster order within a group
+        s = work[w_ls + i]
+        r = work[w_rank + gid[s]]
+        pos = work[w_next + r]
+        work[w_next + r] = pos + 1
+        work[w_by + pos] = s
+        fwork[f_val + pos] = fwork[r]
+        gid[s] = r + 1
+    for r in range(n_keys):
+        fwork[f_gv + r] = fwork[r]
+        work[w_gp + r] = work[w_touch + r]
+        work[w_touch + r] = 0
+    return n_keys
 
 
 @kernel_njit()
@@ -677,7 +702,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     if n_cells >= 0:
         gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
         n_groups = _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap,
-                           tokens_left)
+                           tokens_left, w_cnt)
         legal_c = tile != JUNK and sp == 0
         for ci in range(nc):
             c = obs[cells_at + ci]
