@@ -359,12 +359,19 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
 
 @kernel_njit()
 def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
-    """The reference's `pick` over the token candidates: (value, kind, a, b, d), kind -1 when there is none."""
-    best, ties, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
+    """The reference's `pick` over the token candidates: (value, kind, a, b, d), kind -1 when there is none. Greedy's
+    TWO_CROWS pair step counts its candidates (`_greedy_two_crows`) and lists them only up to the drawn one."""
+    my = obs[O_SHINY_OF + obs[O_SEAT]]
+    counted = mode == GREEDY and allow == 1 << TWO_CROWS and pair_a < 0 and my >= 0
+    k, ta, tb, td = TWO_CROWS, -1, -1, -1
+    if counted:
+        best, ties = _greedy_two_crows(obs, work, my)
+    else:
+        best, ties, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
     if ties == 0:
         return 0.0, -1, -1, -1, -1
     i = below(rng, ties) if ties > 1 else 0
-    if i > 0:  # not the first of the tied best: scan again up to it
+    if i > 0 or counted:  # the drawn candidate is not the first of the tied best found: list up to it
         v, t2, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)
     return best, k, ta, tb, td
 

@@ -7,13 +7,15 @@ import pytest
 from sim.engine import EngineError, run_chunk
 from sim.games.kruki import kernel, kernel_state
 from sim.games.kruki import obs as O
+from sim.games.kruki.rules import TWO_CROWS
 from sim.registry import get_game
+from sim.rng import below
 from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import kept_shiny
 from strategies.kruki_common import index_of, work_at
-from strategies.kruki_tokens import _greedy_token_kind, _token_pick, _token_value
+from strategies.kruki_tokens import _greedy_token_kind, _token_pick, _token_scan, _token_value
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
 
@@ -183,29 +185,48 @@ def test_greedy_shiny_decision_from_the_kept_ties_is_the_full_valuation(variants
     assert kept >= 20
 
 
+def _listed_pick(obs, params, rng, work, allow, pair_a=-1, pair_b=-1):
+    """Greedy's pick over its token candidates listed one by one (`_token_scan`): (value, kind, a, b, d)."""
+    best, ties, k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, 0.0, -1)
+    if ties == 0:
+        return 0.0, -1, -1, -1, -1
+    i = below(rng, ties) if ties > 1 else 0
+    if i > 0:
+        k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, best, i)[2:]
+    return best, k, ta, tb, td
+
+
 @pytest.mark.parametrize("variants", [(), ("random-junk", "score-cap")])
-def test_greedy_token_step_counted_is_the_listed_one(variants):
-    """Greedy's token step counts its TWO_CROWS candidates by class instead of listing them (`_greedy_token_kind`):
-    at every token step of two games its answer, and the random stream after it, equal those of the listed
-    candidates (`_token_pick`, the way blocker and weighted take the step)."""
+def test_greedy_token_steps_counted_are_the_listed_ones(variants):
+    """Greedy's token step and TWO_CROWS pair step count the TWO_CROWS candidates by class instead of listing them
+    (`_greedy_token_kind`, `_token_pick`): at every such step of two games the answer, and the random stream after
+    it, equal those of the candidates listed one by one."""
     config = make_config(SPEC, 4, "greedy", variants=variants, sets={"tokens_two_crows": 10, "tokens_gravestones": 8},
                          seed=8)
-    steps, drawn, played = 0, 0, 0
+    steps, drawn, played, pairs = 0, 0, 0, 0
     for game in (2, 3):
         for stop_at in range(1000):
             stopped, s, sparams = _state_at(config, game, stop_at)
             if not stopped:
                 break
-            if s.obs[O.O_DECISION] != O.D_TOKEN:
+            decision = s.obs[O.O_DECISION]
+            if decision not in (O.D_TOKEN, O.D_PAIR):
                 continue
             params = sparams[int(s.obs[O.O_SEAT])]
+            counted_rng, listed_rng = s.rng.copy(), s.rng.copy()
+            if decision == O.D_PAIR:
+                allow = 1 << TWO_CROWS
+                counted = _token_pick(s.obs, params, O.GREEDY, counted_rng, s.work, allow, -1, -1)
+                listed = _listed_pick(s.obs, params, listed_rng, s.work, allow)
+                assert counted == listed and (counted_rng == listed_rng).all(), (game, stop_at)
+                pairs += 1
+                continue
             allow = 0
             for i in range(int(s.obs[O.O_N_OPTIONS])):
                 if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
                     allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
-            counted_rng, listed_rng = s.rng.copy(), s.rng.copy()
             counted = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)
-            best, kind = _token_pick(s.obs, params, O.GREEDY, listed_rng, s.work, allow, -1, -1)[:2]
+            best, kind = _listed_pick(s.obs, params, listed_rng, s.work, allow)[:2]
             keep = s.obs[O.O_RULES + O.R_TOKEN_KEEP]
             listed = 0 if kind < 0 or best - _token_value(s.obs, params, O.GREEDY, s.work, -1, -1, -1, -1) <= keep \
                 else index_of(s.obs, kind)
@@ -213,4 +234,4 @@ def test_greedy_token_step_counted_is_the_listed_one(variants):
             steps += 1
             drawn += int((listed_rng != s.rng).any())
             played += int(listed != 0)
-    assert steps >= 40 and drawn >= 20 and played >= 2, (steps, drawn, played)
+    assert steps >= 40 and drawn >= 20 and played >= 2 and pairs >= 2, (steps, drawn, played, pairs)
