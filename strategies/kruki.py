@@ -11,7 +11,7 @@ sim/games/kruki/model.py.
 """
 from sim.jit import kernel_njit
 from sim.rng import below
-from sim.games.kruki.model import gain_all, scatter, score_points, spawn_of
+from sim.games.kruki.model import gain_all, scatter_radius, scatter_within, score_points, spawn_of
 from sim.games.kruki.obs import (BLOCKER, D_CELL, D_JUNK_MODE, D_REPLACE, D_SHINY, D_SOURCE, D_SPIRAL, GREEDY,
                                  O_AT_FRONTIER, O_AT_OPT_A, O_CTX_CHOOSER, O_CTX_MURDER, O_CTX_OWN, O_CTX_SPAWN,
                                  O_CTX_TILE, O_DECISION, O_FIRST_PLAYER, O_HALF, O_N_FRONTIER, O_N_OPTIONS,
@@ -72,9 +72,10 @@ def _spiral_choice(obs, work):
     best_i = 0
     best = 0
     saved_m = Cr[m]
+    rad = scatter_radius(side, tiles, n_tiles, m)
     for i in range(4):
         log[0] = 0
-        scatter(K, Cr, obs[O_HALF], side, tiles, n_tiles, m, i, obs[O_RULES + R_MURDER_REMOVED], log)
+        scatter_within(K, Cr, obs[O_HALF], side, m, i, obs[O_RULES + R_MURDER_REMOVED], log, rad)
         # With no shiny on the board a group sends all its crows to a new shiny on its rows and columns, so the
         # arrivals are linear in the crows: only the murder tile and the scattered crows change them.
         _spread(K, side, m, Cr[m] - saved_m, gain)

@@ -297,7 +297,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                     n_free += 1
             for i in range(n_tiles):
                 ta = tiles[i]
-                if Cr[ta] <= 0:
+                if Cr[ta] <= 0 or (pair_a >= 0 and ta != pair_a):
                     continue
                 for j in range(i, n_tiles):
                     tb = tiles[j]

@@ -307,11 +307,8 @@ def spiral_step(x, y, d, run, left, second):
 
 
 @kernel_njit()
-def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
-    """KRUKI-30/31: resolve the murder on m with spiral start 0..3 (N, E, S, W). Cells that received a crow are
-    appended to log[1:] (log[0] = count). Returns (crows removed, crows placed)."""
-    r = min(removed_max, Cr[m] - 1)
-    Cr[m] -= r
+def scatter_radius(side, tiles, n_tiles, m):
+    """KRUKI-31: how far the spiral around m may reach, the largest row or column distance from m to a tile."""
     my = m // side
     mx = m - my * side
     rad = 0
@@ -320,6 +317,24 @@ def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
         ty = t // side
         tx = t - ty * side
         rad = max(rad, max(abs(tx - mx), abs(ty - my)))
+    return rad
+
+
+@kernel_njit()
+def scatter(K, Cr, half, side, tiles, n_tiles, m, start, removed_max, log):
+    """KRUKI-30/31: resolve the murder on m with spiral start 0..3 (N, E, S, W). Cells that received a crow are
+    appended to log[1:] (log[0] = count). Returns (crows removed, crows placed)."""
+    return scatter_within(K, Cr, half, side, m, start, removed_max, log, scatter_radius(side, tiles, n_tiles, m))
+
+
+@kernel_njit()
+def scatter_within(K, Cr, half, side, m, start, removed_max, log, rad):
+    """`scatter` with the spiral's reach `rad` (`scatter_radius`) given: the spiral-start choice tries four starts
+    around one murder."""
+    r = min(removed_max, Cr[m] - 1)
+    Cr[m] -= r
+    my = m // side
+    mx = m - my * side
     total = (2 * rad + 1) * (2 * rad + 1) - 1
     mx -= half
     my -= half
