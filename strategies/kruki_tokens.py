@@ -388,6 +388,23 @@ def _pairs_at(n0, n1, self0, self1, self2, loss):
     return n1 * (n1 - 1) // 2 + self2
 
 
+@kernel_njit(inline="always")
+def _tally_source(flag, Cr, x, step, n0, n1, s0, s1, s2):
+    """The source classes of `_greedy_two_crows` with the crow tile x counted in (step 1) or out (step -1): n0 / n1
+    by the crows one crow leaving x costs the own shiny (0 / 1), s0..s2 by what two leaving cost (x with two or
+    more)."""
+    if _moved_share(flag, Cr, x, -1) == 0:
+        n0 += step
+    else:
+        n1 += step
+    if Cr[x] >= 2:
+        lost = -_moved_share(flag, Cr, x, -2)
+        s0 += step * int(lost == 0)
+        s1 += step * int(lost == 1)
+        s2 += step * int(lost == 2)
+    return n0, n1, s0, s1, s2
+
+
 @kernel_njit()
 def _greedy_two_crows(obs, work, my):
     """Greedy's TWO_CROWS candidates counted instead of listed: (their best value, how many reach it; -1e300, 0 when
@@ -404,18 +421,8 @@ def _greedy_two_crows(obs, work, my):
     base = arrivals_at(K, Cr, Sh, Fr, side, my)
     n0 = n1 = s0 = s1 = s2 = 0  # crow tiles by the crows one leaving costs; those with two or more, by two leaving
     for i in range(n_tiles):
-        x = tiles[i]
-        if Cr[x] <= 0:
-            continue
-        if _moved_share(flag, Cr, x, -1) == 0:
-            n0 += 1
-        else:
-            n1 += 1
-        if Cr[x] >= 2:
-            lost = -_moved_share(flag, Cr, x, -2)
-            s0 += int(lost == 0)
-            s1 += int(lost == 1)
-            s2 += int(lost == 2)
+        if Cr[tiles[i]] > 0:
+            n0, n1, s0, s1, s2 = _tally_source(flag, Cr, tiles[i], 1, n0, n1, s0, s1, s2)
     best = -1e300
     ties = 0
     for e in range(4):
@@ -424,15 +431,7 @@ def _greedy_two_crows(obs, work, my):
             continue
         m0, m1, t0, t1, t2 = n0, n1, s0, s1, s2  # the sources other than td
         if Cr[td] > 0:
-            if _moved_share(flag, Cr, td, -1) == 0:
-                m0 -= 1
-            else:
-                m1 -= 1
-            if Cr[td] >= 2:
-                lost = -_moved_share(flag, Cr, td, -2)
-                t0 -= int(lost == 0)
-                t1 -= int(lost == 1)
-                t2 -= int(lost == 2)
+            m0, m1, t0, t1, t2 = _tally_source(flag, Cr, td, -1, m0, m1, t0, t1, t2)
         gain = _moved_share(flag, Cr, td, 2)
         for loss in range(3):
             count = _pairs_at(m0, m1, t0, t1, t2, loss)
@@ -449,14 +448,15 @@ def _greedy_two_crows(obs, work, my):
 
 @kernel_njit()
 def _greedy_token_kind(obs, params, rng, work, allow):
-    """Greedy's token step (D_TOKEN) without listing its candidates: the step needs only the best value, the number
-    of candidates at it (the draw) and the kind of the drawn one, and greedy's candidates are the GRAVESTONES on its
-    shiny (kind 1) and the TWO_CROWS moves (kind 3, counted by `_greedy_two_crows`), in that order; the same draw and
-    answer as `_token_pick` over `_token_scan`'s list."""
+    """Greedy's token step (D_TOKEN) without listing its candidates: (best value, kind of the drawn candidate; kind
+    -1 when there is none). The step needs only the best value, the number of candidates at it (the draw) and the
+    kind of the drawn one, and greedy's candidates are the GRAVESTONES on its shiny (kind 1) and the TWO_CROWS moves
+    (kind 3, counted by `_greedy_two_crows`), in that order; the same draw, value and kind as `_token_pick` over
+    `_token_scan`'s list."""
     me = obs[O_SEAT]
     my = obs[O_SHINY_OF + me]
     if my < 0:
-        return 0
+        return 0.0, -1
     v_stones, n_stones = -1e300, 0
     if (allow >> GRAVESTONES) & 1:
         v_stones, n_stones = _token_value(obs, params, GREEDY, work, GRAVESTONES, my, -1, -1), 1
@@ -467,11 +467,9 @@ def _greedy_token_kind(obs, params, rng, work, allow):
     first = n_stones if v_stones == best else 0  # the GRAVESTONES candidate comes first
     ties = first + (n_two if v_two == best else 0)
     if ties == 0:
-        return 0
+        return 0.0, -1
     i = below(rng, ties) if ties > 1 else 0
-    kind = GRAVESTONES if i < first else TWO_CROWS
-    gain = best - _token_value(obs, params, GREEDY, work, -1, -1, -1, -1)
-    return index_of(obs, kind) if gain > obs[O_RULES + R_TOKEN_KEEP] else 0
+    return best, GRAVESTONES if i < first else TWO_CROWS
 
 
 @kernel_njit()
@@ -484,8 +482,9 @@ def token_decision(obs, params, mode, rng, work):
             if obs[at_a + i] >= 0:
                 allow |= 1 << obs[at_a + i]
         if mode == GREEDY:
-            return _greedy_token_kind(obs, params, rng, work, allow)
-        best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, allow, -1, -1)
+            best, k = _greedy_token_kind(obs, params, rng, work, allow)
+        else:
+            best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, allow, -1, -1)
         if k < 0:
             return 0
         gain = best - _token_value(obs, params, mode, work, -1, -1, -1, -1)

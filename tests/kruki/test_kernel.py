@@ -225,11 +225,14 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
             for i in range(int(s.obs[O.O_N_OPTIONS])):
                 if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
                     allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
-            counted = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)
             best, kind = _listed_pick(s.obs, params, listed_rng, s.work, allow)[:2]
+            counted_pick = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)
+            assert counted_pick == (best, kind) and (counted_rng == listed_rng).all(), (game, stop_at)
             keep = s.obs[O.O_RULES + O.R_TOKEN_KEEP]
             listed = 0 if kind < 0 or best - _token_value(s.obs, params, O.GREEDY, s.work, -1, -1, -1, -1) <= keep \
                 else index_of(s.obs, kind)
+            counted_rng = s.rng.copy()
+            counted = choose_builtin(O.GREEDY, s.obs, params, counted_rng, s.work, s.fwork)
             assert counted == listed and (counted_rng == listed_rng).all(), (game, stop_at)
             steps += 1
             drawn += int((listed_rng != s.rng).any())
