@@ -145,7 +145,7 @@ def _source_choice(obs, params, mode, rng, work, fwork):
             if fwork[kb + t] > best:
                 best = fwork[kb + t]
         # J_junk matters only from the bar on (placements may stop short of it below the bar)
-        if has_junk and _junk_value(obs, params, mode, rng, work, fwork, best + margin) >= best + margin:
+        if has_junk and _junk_value(obs, params, mode, rng, work, fwork, best + margin, -1e300, 0.0) >= best + margin:
             return index_of(obs, SRC_JUNK)
         tied = 0
         for i in range(n_opt):
@@ -166,9 +166,10 @@ def _source_choice(obs, params, mode, rng, work, fwork):
     bar = j0 + margin if has_draw else j0
     if _junk_bound(mode, params, v0) < bar:
         return index_of(obs, SRC_DRAW if has_draw else SRC_SKIP)
+    j_junk = _junk_value(obs, params, mode, rng, work, fwork, bar, j0, v0)
     if has_draw:
-        return index_of(obs, SRC_JUNK if _junk_value(obs, params, mode, rng, work, fwork, bar) >= bar else SRC_DRAW)
-    return index_of(obs, SRC_JUNK if _junk_value(obs, params, mode, rng, work, fwork, bar) > bar else SRC_SKIP)
+        return index_of(obs, SRC_JUNK if j_junk >= bar else SRC_DRAW)
+    return index_of(obs, SRC_JUNK if j_junk > bar else SRC_SKIP)
 
 
 @kernel_njit()
@@ -190,11 +191,11 @@ def _junk_bound(mode, params, v0):
 
 
 @kernel_njit()
-def _junk_value(obs, params, mode, rng, work, fwork, bar):
+def _junk_value(obs, params, mode, rng, work, fwork, bar, proxy_j, proxy_v1):
     """J_junk, the best J over (normal Junk cell) x (legal shiny tile after it), where it is at least `bar`; else
-    some value below the bar."""
+    some value below the bar. proxy_j, proxy_v1: the draw proxy's best J and stage-1 value (-1e300: not known)."""
     return placements(obs, params, mode, rng, work, fwork, obs[O_AT_FRONTIER], obs[O_N_FRONTIER], JUNK, 0, 1, False,
-                      bar)[0]
+                      bar, proxy_j, proxy_v1)[0]
 
 
 @kernel_njit()

@@ -19,8 +19,8 @@ are the values themselves, and stage 2 takes the bound as J (the same sums in th
 """
 from sim.jit import kernel_njit
 from sim.games.kruki.model import score_points
-from sim.games.kruki.obs import O_PLAYERS, O_SEAT, O_SHINY_OF
-from sim.games.kruki.rules import JUNK
+from sim.games.kruki.obs import O_MOVED, O_PLAYERS, O_SEAT, O_SHINY_OF
+from sim.games.kruki.rules import GAP, GRAVEYARD, JUNK, MAX_PLAYERS
 from strategies.kruki_common import opp_value, with_opp
 
 
@@ -128,3 +128,49 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
         b_low, b_exact = _b_lower(work, K, Cr, St, side, a, c, s, ng, cap, gs, n_seen, w_rc, w_tv, w_bord, w_bval)
         exact = exact and b_exact
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact
+
+
+@kernel_njit()
+def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng):
+    """An upper bound on Opp(β) - Opp(β + a Junk on the gap c), for β = the board as it stands with the own shiny
+    on any legal tile (or none): the most a Junk on c can lower Opp, summed over the opponents before the mean.
+    A Junk on a gap raises no shiny's or probe's crows (KRUKI-26: it only lets the rays of the groups that see c run
+    on past it, and whatever they then send that way stops on it), so only those groups lose crows, each at most what
+    it sent before. An opponent's shiny t loses at most the crows they send it on the board as it stands
+    (`kruki_cells._base_shares`: the own shiny only takes crows away); doubled where t doubles. A probe loses at most
+    the crows of those groups in line with it that could reach it before: on c's row or column, only the groups on
+    its own side of c (the gap c hid it from the others); elsewhere, at most one group of c's row and one of its
+    column. So B(β) falls by at most the largest arm's crows or the largest group of each line together, doubled
+    while graveyards count."""
+    me = obs[O_SEAT]
+    players = obs[O_PLAYERS]
+    shiny_loss = 0
+    arm_most = 0  # the most crows on one arm of c
+    row_group = 0  # the largest group on c's row (arms E, W), and on its column (N, S)
+    col_group = 0
+    for i in range(4):
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        x = c + d
+        arm = 0
+        while K[x] != GAP and Sh[x] < 0:
+            n = Cr[x]
+            if n > 0 and Fr[x] == 0:
+                arm += n
+                if i & 1:
+                    row_group = max(row_group, n)
+                else:
+                    col_group = max(col_group, n)
+                at = w_sent + MAX_PLAYERS * (-work[5 * a + x] - 1)
+                for q in range(players):
+                    sent = work[at + q]
+                    if sent > 0:
+                        t = obs[O_SHINY_OF + q]
+                        shiny_loss += score_points(K[t], St[t], ng, 0, sent)
+            x += d
+        arm_most = max(arm_most, arm)
+    waiting = 0
+    for q in range(players):
+        if q != me and obs[O_SHINY_OF + q] < 0 and obs[O_MOVED + q] == 0:
+            waiting += 1
+    probe_loss = score_points(GRAVEYARD, 0, ng, 0, max(arm_most, row_group + col_group))
+    return (shiny_loss + waiting * probe_loss) / (players - 1)

@@ -11,14 +11,14 @@ from sim.jit import kernel_njit
 from sim.rng import below
 from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached,
                                    others_cached)
-from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_ROUND, O_RULES,
-                                 O_SEAT, O_SHINY_OF, O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP)
+from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_ROUND, O_RULES, O_SEAT,
+                                 O_SHINY_OF, O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
-from strategies.kruki_bounds import j_upper, sort_touched
-from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W_SLACK, REACH_PLANE, b_at,
-                                     b_order, best_untouched, in_line, legal_shinies, memo_record_max, opp_lowers_j,
-                                     opp_value, planes, sent_to, stage1_value, tiles_in_game, waiting_opponent,
-                                     with_opp, work_at)
+from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
+from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, REACH_PLANE,
+                                     b_at, b_order, best_untouched, in_line, legal_shinies, memo_record_max,
+                                     opp_lowers_j, opp_value, planes, sent_to, stage1_value, tiles_in_game, v1_grows,
+                                     waiting_opponent, with_opp, work_at)
 
 
 @kernel_njit()
@@ -680,13 +680,42 @@ def kept_shiny(obs, rng, work):
     return work[w_kept + KEPT_HEADER + i]
 
 
+@kernel_njit(inline="always")
+def _junk_shift(mode, params, own):
+    """What spending the own Junk adds to the stage-1 value: w5 for weighted (f5 = own), nothing for blocker."""
+    return params[P_W5] * own if mode == WEIGHTED else 0.0
+
+
 @kernel_njit()
-def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least):
+def _proxy_bounds_junk(mode, params, own, max_v1, proxy_v1):
+    """Whether the draw proxy's best J bounds the J of every Junk option (c, s) that stage 2 keeps, as
+    `_junk_cell_upper` uses it. A Junk raises no shiny's crows, so v1(c, s) <= v1_0(s) + shift (the same s in the
+    proxy; the stage-1 value grows with the crows). When the Junk options' best stage-1 value is the proxy's best plus
+    the shift (a cell leaves the best shiny untouched: nearly always), their floor is at least the proxy's floor plus
+    the shift, so a kept option's s was at or above the proxy's floor, where J_0(s) <= proxy_j."""
+    return v1_grows(mode, params) and max_v1 >= proxy_v1 + _junk_shift(mode, params, own)
+
+
+@kernel_njit()
+def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng, own, proxy_j):
+    """An upper bound on the best J of the Junk on c when `_proxy_bounds_junk` holds: the option (c, s) has v1 at most
+    v1_0(s) + shift and Opp at least Opp_0(s) less the drop `junk_drop`, so J(c, s) <= J_0(s) + shift + (the
+    opponents' weight) x drop <= proxy_j + shift + that, plus a margin for the rounding of the thirds in Opp (a
+    cell is skipped only when none of its options can tie the best J)."""
+    drop = junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng)
+    return with_opp(mode, params, proxy_j + _junk_shift(mode, params, own), -drop) + 1e-9
+
+
+@kernel_njit()
+def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least,
+               proxy_j=-1e300, proxy_v1=0.0):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny, best stage-1 value): one draw picks among the tied best
     options, which gives the cell of a cell decision and the shiny of a shiny decision (n_cells < 0); with pick =
     False only the values (no draw).
-    at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least)."""
+    at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least).
+    proxy_j, proxy_v1: for the Junk options of the tile-source step, the draw proxy's best J and best stage-1 value
+    on the same board (-1e300: none), which bound each Junk cell's J (`_junk_cell_upper`)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
      w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
@@ -743,9 +772,13 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 work[w_ord + j] = work[w_ord + j - 1]
                 j -= 1
             work[w_ord + j] = ci
+        by_proxy = bounded and proxy_j > -1e300 and _proxy_bounds_junk(mode, params, own, max_v1, proxy_v1)
         for k in range(nc):
             ci = work[w_ord + k]
-            if fwork[ci] < floor or fwork[ci] < best_so_far:  # fwork[ci] = the cell's best v1: no option is kept
+            # fwork[ci] = the cell's best v1: no option is kept
+            if fwork[ci] < floor or fwork[ci] < best_so_far or (
+                    by_proxy and _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a,
+                                                  obs[cells_at + ci], w_sent, ng, own, proxy_j) < best_so_far):
                 fwork[ci] = -1e300
                 work[w_pref + ci] = -1
                 work[w_cnt + ci] = 0
