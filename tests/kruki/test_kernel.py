@@ -12,9 +12,9 @@ from sim.registry import get_game
 from sim.rng import below
 from sim.seats import load_plugin
 from sim.tracing import trace_game
-from strategies.kruki import choose_builtin
-from strategies.kruki_cells import kept_shiny
-from strategies.kruki_common import index_of, work_at
+from strategies.kruki import _junk_value, choose_builtin
+from strategies.kruki_cells import kept_shiny, placements
+from strategies.kruki_common import P_B_JUNK_MARGIN, index_of, work_at
 from strategies.kruki_tokens import _greedy_token_kind, _token_pick, _token_scan, _token_value
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
@@ -238,3 +238,36 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
             drawn += int((listed_rng != s.rng).any())
             played += int(listed != 0)
     assert steps >= 40 and drawn >= 20 and played >= 2 and pairs >= 2, (steps, drawn, played, pairs)
+
+
+def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
+    """The tile-source step skips the Junk cells whose bound from the draw proxy is below the bar
+    (`kruki_cells._junk_cell_upper`): at every source decision with the own Junk of two games each of players that
+    value the Junk highly (so that it reaches the bar: by a tie where the Junk costs nothing, by a cut elsewhere),
+    J_junk with that bound reaches the bar exactly when J_junk valued over every cell does, and then equals it."""
+    decisions, reached, beaten, skipped = 0, 0, 0, 0
+    for strategy in ("weighted:w4=-2:w5=0", "weighted:w4=-2:w5=-0.1", "blocker:lambda=2:junk_margin=0.1"):
+        config = make_config(SPEC, 4, strategy, sets={"tiles_junk": 8}, seed=5)
+        for game in (0, 1):
+            for stop_at in range(1000):
+                stopped, s, sparams = _state_at(config, game, stop_at)
+                if not stopped:
+                    break
+                options = s.obs[s.obs[O.O_AT_OPT_A]:s.obs[O.O_AT_OPT_A] + s.obs[O.O_N_OPTIONS]]
+                if s.obs[O.O_DECISION] != O.D_SOURCE or O.SRC_JUNK not in options:
+                    continue
+                seat = int(s.obs[O.O_SEAT])
+                mode, params = config.seats[seat].sid, sparams[seat]
+                j0, _, _, v0 = placements(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, 0, -1, 0, 0, 0, False,
+                                          -1e300)
+                bar = j0 + (params[P_B_JUNK_MARGIN] if mode == O.BLOCKER else 0.0)
+                bounded = _junk_value(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, bar, j0, v0)
+                exact = _junk_value(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, -1e300, -1e300, 0.0)
+                assert (bounded >= bar) == (exact >= bar), (strategy, game, stop_at)
+                if exact >= bar:
+                    assert bounded == exact, (strategy, game, stop_at)
+                    reached += 1
+                    beaten += int(exact > bar)
+                decisions += 1
+                skipped += int(bounded < exact)
+    assert decisions >= 100 and reached >= 8 and beaten >= 2 and skipped >= 50, (decisions, reached, beaten, skipped)
