@@ -6,13 +6,12 @@ J (`opp_lowers_j`), so a lower bound on Opp(β) bounds J from above. Opp is the 
 shiny, B(β) for one still to move. Putting the own shiny on s changes the flight of the crow groups that see s, and
 of no other group (KRUKI-26: a group's rays stop at the first gap or shiny), and it can only take crows away from
 another shiny, real or a probe: s is nearer (all of the group goes to s), ties (the split grows, or Trinkets take
-it), or stands between the group and the other shiny; and a group whose nearest shiny is nearer than s keeps its
-flight (s is not among its nearest; the hypothetical tile only brings shinies nearer, so the ray cache of the board
-as it stands may tell). So after the own shiny on s
-- the crows arriving at opponent q's shiny t are at least those arriving with the tile alone, less the crows of the
-  groups that see s no farther than their nearest shiny and lie on a row or column of t (only those can see t);
+it), or stands between the group and the other shiny; and only a group that sees s no farther than its nearest
+shiny changes its flight (`kruki_cells._changed_groups`). So after the own shiny on s
+- the crows arriving at opponent q's shiny t are at least those arriving with the tile alone, less the crows of
+  those groups on a row or column of t (only those can see t);
 - a probe on a legal shiny tile t (t != s) receives at least what it receives with the tile alone, less the same
-  count of the groups that see s, so B(β) is at least the best such bound over the legal shiny tiles.
+  count of those groups, so B(β) is at least the best such bound over the legal shiny tiles.
 Points are monotone in the crows (doubling, the cap), so the points of these counts bound V_q and B(β) from below.
 The bound never removes an option that can tie the best J: stage 2 skips an option only when its bound is strictly
 below the best J found so far (or below the bar the caller needs), so the best J, its ties and the draw are those of
@@ -62,7 +61,7 @@ def _crows_in_line(work, side, t, n_lose, w_rc):
 
 
 @kernel_njit()
-def _b_lower(work, K, St, side, a, c, s, ng, cap, n_lose, w_rc, w_tv, w_bord, w_bval):
+def _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_bval):
     """(A lower bound on B(β) after the own shiny on s, whether it is B(β) itself): the tiles the hypothetical tile
     touched (`sort_touched`) and the untouched legal shiny tiles of `b_order`, each best first, until no later one
     can raise it. A probe that loses no crow to s keeps its points exactly, and the own shiny never raises a probe's
@@ -76,7 +75,7 @@ def _b_lower(work, K, St, side, a, c, s, ng, cap, n_lose, w_rc, w_tv, w_bord, w_
             break
         if t == s:
             continue
-        lost = _crows_in_line(work, side, t, n_lose, w_rc)
+        lost = _crows_in_line(work, side, t, n_seen, w_rc)
         if lost == 0:
             lb = v
             break
@@ -90,7 +89,7 @@ def _b_lower(work, K, St, side, a, c, s, ng, cap, n_lose, w_rc, w_tv, w_bord, w_
             break
         if t == s or work[4 * a + t] != 0:  # touched by the tile: above
             continue
-        lost = _crows_in_line(work, side, t, n_lose, w_rc)
+        lost = _crows_in_line(work, side, t, n_seen, w_rc)
         if lost == 0:
             lb = v
             break
@@ -101,26 +100,20 @@ def _b_lower(work, K, St, side, a, c, s, ng, cap, n_lose, w_rc, w_tv, w_bord, w_
 
 @kernel_njit()
 def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
-            w_tv, w_bord, w_bval, w_lb, w_rays):
+            w_tv, w_bord, w_bval, w_lb):
     """(An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1, whether it is J
-    itself). The groups that see s on β are the n_seen at work[gs:]; those that may lose crows to s go to w_rc (row,
-    column, crows), found with the ray cache at w_rays. The crows arriving at each seat's shiny with the tile alone
+    itself). The groups whose flight s changes on β are the n_seen at work[gs:] (`kruki_cells._changed_groups`), with
+    their rows, columns and crows at w_rc. The crows arriving at each seat's shiny with the tile alone
     are at `row`; when the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and
     V_q is exact. The lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on
     any position (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
     are the values themselves, so the bound is J, computed as the full valuation computes it."""
-    sy = s // side
-    sx = s - sy * side
-    n_lose = 0
     for j in range(n_seen):
         x = work[gs + j]
         y = x // side
-        if x != c and abs(y - sy) + abs(x - y * side - sx) > others_cached(work, w_rays, -work[5 * a + x] - 1, -1)[0]:
-            continue  # s lies beyond the group's nearest shiny (the tile on c only brings shinies nearer)
-        work[w_rc + 3 * n_lose] = y
-        work[w_rc + 3 * n_lose + 1] = x - y * side
-        work[w_rc + 3 * n_lose + 2] = Cr[x]
-        n_lose += 1
+        work[w_rc + 3 * j] = y
+        work[w_rc + 3 * j + 1] = x - y * side
+        work[w_rc + 3 * j + 2] = Cr[x]
     me = obs[O_SEAT]
     exact = True
     for q in range(obs[O_PLAYERS]):
@@ -129,54 +122,57 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
             if darr >= 0:
                 n = work[row + q] + work[darr + q]
             else:
-                lost = _crows_in_line(work, side, t, n_lose, w_rc)
+                lost = _crows_in_line(work, side, t, n_seen, w_rc)
                 exact = exact and lost == 0
                 n = work[row + q] - lost
             work[w_lb + q] = max(n, 0)
     b_low = 0
     if need_b:  # an opponent still to move
-        b_low, b_exact = _b_lower(work, K, St, side, a, c, s, ng, cap, n_lose, w_rc, w_tv, w_bord, w_bval)
+        b_low, b_exact = _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_bval)
         exact = exact and b_exact
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact
 
 
 @kernel_njit()
-def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng):
-    """An upper bound on Opp(β) - Opp(β + a Junk on the gap c), for β = the board as it stands with the own shiny
-    on any legal tile (or none): the most a Junk on c can lower Opp, summed over the opponents before the mean.
-    A Junk on a gap raises no shiny's or probe's crows (KRUKI-26): it only lets the rays of the groups that see c run
-    on past it, and what they then send that way stops on it. So a group loses crows only if its ray past c finds a
-    shiny there, a real one or the own one: the arm of c beyond it holds a shiny or a legal shiny tile before its
-    gap. Each such group loses at most what it sent before: an opponent's shiny t at most the crows the group sends it
-    on the board as it stands (`kruki_cells._base_shares`; the own shiny only takes crows away), doubled where t
-    doubles; a probe at most the crows of those groups in line with it that could reach it before: on c's row or
-    column only the groups on its own side of c (the gap c hid it from the others), elsewhere at most one group of
-    c's row and one of its column. So B(β) falls by at most the most crows on one arm, or the largest group of each
-    line together, doubled while graveyards count."""
+def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
+    """An upper bound on Opp(β) - Opp(β + a Junk on the gap c), for β = the board as it stands with the own shiny on any
+    legal tile (or none): the most a Junk on c can lower Opp, summed over the opponents before the mean. A Junk on a gap
+    raises no shiny's or probe's crows (KRUKI-26): it only lets the rays of the groups that see c run on past it, and
+    what they then send that way stops on it. So a group loses crows only if its ray past c finds a shiny there, a real
+    one or the own one (the arm of c beyond it holds a shiny or a legal shiny tile before its gap), no farther than its
+    nearest shiny now (the ray cache at w_rays; the own shiny only brings that nearer), so that the shiny past c is
+    among its nearest. Each such group loses at most what it sent before: an opponent's shiny t at most the crows the
+    group sends it on the board as it stands (`kruki_cells._base_shares`; the own shiny only takes crows away), doubled
+    where t doubles; a probe at most the crows of those groups in line with it that could reach it before: on c's row or
+    column only the groups on its own side of c (the gap c hid it from the others), elsewhere at most one group of c's
+    row and one of its column. So B(β) falls by at most the most crows on one arm, or the largest group of each line
+    together, doubled while graveyards count."""
     me = obs[O_SEAT]
     players = obs[O_PLAYERS]
-    beyond = 0  # bit i: arm i of c holds a shiny or a legal shiny tile before its gap
+    beyond = 0  # byte i: how far from c arm i holds its first shiny or legal shiny tile (at most 254; 255: none)
     for i in range(4):
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
         x = c + d
-        while K[x] != GAP:
-            if Sh[x] >= 0 or (K[x] != JUNK and Cr[x] == 0):
-                beyond |= 1 << i
-                break
+        k = 1
+        while K[x] != GAP and not (Sh[x] >= 0 or (K[x] != JUNK and Cr[x] == 0)):
             x += d
+            k += 1
+        beyond |= (min(k, 254) if K[x] != GAP else 255) << (8 * i)
     shiny_loss = 0
     arm_most = 0  # the most crows on one arm of c whose groups can lose any
     row_group = 0  # the largest such group on c's row (arms E, W), and on its column (N, S)
     col_group = 0
     for i in range(4):
-        if (beyond >> ((i + 2) & 3)) & 1 == 0:  # the groups on arm i look past c along the opposite arm
+        far = (beyond >> (8 * ((i + 2) & 3))) & 255  # the groups on arm i look past c along the opposite arm
+        if far == 255:
             continue
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
         x = c + d
+        k = 1
         arm = 0
         while K[x] != GAP and Sh[x] < 0:
             n = Cr[x]
-            if n > 0 and Fr[x] == 0:
+            if n > 0 and Fr[x] == 0 and k + far <= others_cached(work, w_rays, -work[5 * a + x] - 1, -1)[0]:
                 arm += n
                 if i & 1:
                     row_group = max(row_group, n)
@@ -189,6 +185,7 @@ def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng):
                         t = obs[O_SHINY_OF + q]
                         shiny_loss += score_points(K[t], St[t], ng, 0, sent)
             x += d
+            k += 1
         arm_most = max(arm_most, arm)
     if arm_most == 0:
         return 0.0

@@ -114,6 +114,27 @@ def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
 
 
 @kernel_njit(inline="always")
+def _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_seen):
+    """The crow groups whose flight the own shiny on s changes (into work[w_seen:]; returns their count): those that
+    see s (`_seen_groups`) no farther than their nearest shiny, since s changes a plan only as one of the nearest
+    (KRUKI-26); and s between a group and a farther shiny or probe hides what was no nearest either. The ray cache of
+    the board as it stands (w_rays) gives the nearest distance; a hypothetical tile on c only brings shinies nearer,
+    and its own group on c, which the cache does not know, is kept."""
+    n = 0
+    for i in range(4):
+        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        x = s + d
+        k = 1
+        while K[x] != GAP and Sh[x] < 0:
+            if Cr[x] > 0 and Fr[x] == 0 and (x == c or k <= others_cached(work, w_rays, -work[5 * a + x] - 1, -1)[0]):
+                work[w_seen + n] = x
+                n += 1
+            x += d
+            k += 1
+    return n
+
+
+@kernel_njit(inline="always")
 def _in_line_with_opponents(obs, side, x):
     """Whether cell x shares a row or a column with an opponent's shiny."""
     me = obs[O_SEAT]
@@ -246,7 +267,7 @@ def _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bva
 
 
 @kernel_njit()
-def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, rmax):
+def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, w_rays, rmax):
     """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
     c, if any, lifted meanwhile), into the memo pool — [count of the groups that see s, those groups, the change of
     the crows arriving at each seat's shiny, count of the cells its new-shiny arrivals change, then (cell, change)
@@ -268,7 +289,7 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_me
     me = obs[O_SEAT]
     players = obs[O_PLAYERS]
     Sh[s] = me
-    n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, r + 1)
+    n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, -1, w_rays, r + 1)
     work[r] = n_seen
     row = r + 1 + n_seen
     for q in range(players):
@@ -445,19 +466,19 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             if bounded and s >= 0:
                 if r >= 0:
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
-                                        r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3,
-                                        w_rays)
+                                        r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
                 else:
-                    n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
+                    n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, -1,
-                                        row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3, w_rays)
+                                        row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
                 if ub < jbar:
                     continue
             if exact:  # the bound is J itself: no change of the position needs valuing
                 j = ub
             else:
                 if s >= 0 and s != c and work[memo + s] == 0:
-                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, rmax)
+                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, w_rays,
+                              rmax)
                     if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
                         r = -1
                 if s >= 0:
@@ -479,7 +500,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 else:
                     n_seen = 0
                     if s >= 0:
-                        n_seen = _seen_groups(work, K, Cr, Sh, Fr, side, s, w_aff)
+                        n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
                     _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
                     if need_b:
                         work[w_stl] = 0
@@ -698,12 +719,12 @@ def _proxy_bounds_junk(mode, params, own, max_v1, proxy_v1):
 
 
 @kernel_njit()
-def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng, own, proxy_j):
+def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng, own, proxy_j):
     """An upper bound on the best J of the Junk on c when `_proxy_bounds_junk` holds: the option (c, s) has v1 at most
     v1_0(s) + shift and Opp at least Opp_0(s) less the drop `junk_drop`, so J(c, s) <= J_0(s) + shift + (the
     opponents' weight) x drop <= proxy_j + shift + that, plus a margin for the rounding of the thirds in Opp (a
     cell is skipped only when none of its options can tie the best J)."""
-    drop = junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, ng)
+    drop = junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng)
     return with_opp(mode, params, proxy_j + _junk_shift(mode, params, own), -drop) + 1e-9
 
 
@@ -779,7 +800,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             # fwork[ci] = the cell's best v1: no option is kept
             if fwork[ci] < floor or fwork[ci] < best_so_far or (
                     by_proxy and _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a,
-                                                  obs[cells_at + ci], w_sent, ng, own, proxy_j) < best_so_far):
+                                                  obs[cells_at + ci], w_sent, w_rays, ng, own, proxy_j) < best_so_far):
                 fwork[ci] = -1e300
                 work[w_pref + ci] = -1
                 work[w_cnt + ci] = 0
