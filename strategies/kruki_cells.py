@@ -25,15 +25,16 @@ from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SL
 def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn):
     """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
     arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
-    itself change, and when no shiny lies beyond c their ray merely grows, so only the grown part is added. The
-    written cells go to the touched list; `_undo_cell` restores the planes."""
+    itself change, and when no shiny beyond c is as near as a group's nearest shiny (none lies beyond, or one
+    farther: its flight plan stays, and any tile past that shiny is farther still) the group's ray merely grows, so
+    only the grown part is added. The written cells go to the touched list; `_undo_cell` restores the planes."""
     a = side * side
     delta = work[a:2 * a]
     mark = work[4 * a:5 * a]
     tl = work[w_tl:]
     tl[0] = 0
     n_seen = 0
-    shiny_arm = 0  # bit i: a shiny ends arm i of c (the walk from c in direction i) before its gap
+    shiny_arm = 0  # byte i: how far from c a shiny ends arm i (the walk from c in direction i) before its gap, or 0
     for i in range(4):  # each arm once: its crow groups before any shiny (groups behind a shiny never see c)
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
         x = c + d
@@ -41,7 +42,7 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         junk_between = 0
         while K[x] != GAP:
             if Sh[x] >= 0:
-                shiny_arm |= 1 << i
+                shiny_arm |= min(k, 255) << (8 * i)
                 break
             if Cr[x] > 0 and Fr[x] == 0:
                 work[w_aff + 3 * n_seen] = x
@@ -58,11 +59,15 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         x = work[w_aff + 3 * j]
         code = work[w_aff + 3 * j + 2]
         i = code & 3
-        if (shiny_arm >> ((i + 2) & 3)) & 1:  # a shiny beyond c: its plan changes, redo it in full
+        beyond = (shiny_arm >> (8 * ((i + 2) & 3))) & 255
+        # a shiny beyond c no farther than the group's nearest in its other directions joins its nearest: its plan
+        # changes, redo it in full; one farther changes no plan, and only the grown part of the ray counts (below)
+        if beyond > 0 and work[w_aff + 3 * j + 1] + beyond <= others_cached(work, w_rays, -work[5 * a + x] - 1,
+                                                                            (i + 2) & 3)[0]:
             work[w_aff + 3 * n_full] = x  # n_full <= j: this entry has been read
             n_full += 1
             add_contrib(K, Sh, side, x, Cr[x], -1, delta, True, mark, tl)
-        elif code < 4:  # no shiny beyond and no Junk between: its ray toward c merely grows
+        elif code < 4:  # no nearer shiny beyond and no Junk between: its ray toward c merely grows
             work[w_ext + 3 * n_ext] = x
             work[w_ext + 1 + 3 * n_ext] = work[w_aff + 3 * j + 1]
             work[w_ext + 2 + 3 * n_ext] = i
