@@ -78,7 +78,7 @@ Scratch = namedtuple("Scratch", (
     "unseen",  # int64 (N_KINDS): stack + removed tiles per kind
     "tcells",  # int32 (N_TCELLS): cells with a GRAVESTONES / NO_FLOCKING token this round, g[GS_N_TCELLS] of them
     "moves",   # int32 (3, 4N + 8): phase B flight moves: from cell | to cell | crows
-    "mlist",   # int32 (N + 1): phase C murder tiles in murder order
+    "mlist",   # int32 (N + 1): phase C murder tiles in murder order; in phase A, a TWO_CROWS token's crow tiles
     "slog",    # int32 (crows + 16): scatter log: count, then the cells that received a crow
     "optbuf",  # int32 (8): source / token options before they go to the observation
     "obs",     # int32 (obs_size): the observation (sim/games/kruki/obs.py)

@@ -237,21 +237,24 @@ def _legal_pair_exists(B, a, tiles, nt):
 
 
 @kernel_njit()
-def _pairs(B, a, tiles, nt, k, obs, at_a, at_b):
+def _pairs(B, a, tiles, nt, k, obs, at_a, at_b, crow_tiles):
     """KRUKI-25 source pairs in canonical order. k >= 0: return the k-th pair; k < 0: write them all to the option
-    lists (when at_a >= 0) and return the count."""
+    lists (when at_a >= 0) and return the count. crow_tiles: scratch for the tiles with crows, raster order (only
+    those can be sources)."""
     free = 0
+    m = 0
     for i in range(nt):
         if B[PL_SHINY * a + tiles[i]] < 0:
             free += 1
+        if B[PL_CROWS * a + tiles[i]] > 0:
+            crow_tiles[m] = tiles[i]
+            m += 1
     n = 0
-    for i in range(nt):
-        ta = tiles[i]
-        if B[PL_CROWS * a + ta] <= 0:
-            continue
-        for j in range(i, nt):
-            tb = tiles[j]
-            if B[PL_CROWS * a + tb] <= 0 or (ta == tb and B[PL_CROWS * a + ta] < 2):
+    for i in range(m):
+        ta = crow_tiles[i]
+        for j in range(i, m):
+            tb = crow_tiles[j]
+            if ta == tb and B[PL_CROWS * a + ta] < 2:
                 continue
             f = free - (1 if B[PL_SHINY * a + ta] < 0 else 0) - (1 if (tb != ta and B[PL_SHINY * a + tb] < 0) else 0)
             if f <= 0:
@@ -300,11 +303,11 @@ def _two_crows(t, s, seat):
     nt = s.g[GS_N_TILES]
     at_a = obs[O_AT_OPT_A]
     w = wants_obs(t, s, seat, 2)
-    n = _pairs(B, a, s.tiles, nt, -1, obs, at_a if w else -1, obs[O_AT_OPT_B])[0]
+    n = _pairs(B, a, s.tiles, nt, -1, obs, at_a if w else -1, obs[O_AT_OPT_B], s.mlist)[0]
     i = decide(t, s, seat, D_PAIR, n, -1, -1, -1, -1, TWO_CROWS, -1, -1, -1, -1, -1)
     if i < 0:
         return -1, -1, -1
-    ta, tb = _pairs(B, a, s.tiles, nt, i, obs, -1, -1)
+    ta, tb = _pairs(B, a, s.tiles, nt, i, obs, -1, -1, s.mlist)
     n = 0
     for k in range(nt):
         c = s.tiles[k]
