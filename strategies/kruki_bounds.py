@@ -103,10 +103,10 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
             w_tv, w_bord, w_bval, w_lb):
     """(An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1, whether it is J
     itself). The groups whose flight s changes on β are the n_seen at work[gs:] (`kruki_cells._changed_groups`), with
-    their rows, columns and crows at w_rc. The crows arriving at each seat's shiny with the tile alone
-    are at `row`; when the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and
-    V_q is exact. The lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on
-    any position (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
+    their rows, columns and crows at w_rc. The crows arriving at each seat's shiny with the tile alone are at `row`;
+    when the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact.
+    The lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on any position
+    (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
     are the values themselves, so the bound is J, computed as the full valuation computes it."""
     for j in range(n_seen):
         x = work[gs + j]

@@ -274,14 +274,16 @@ def _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bva
 @kernel_njit()
 def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, w_rays, rmax):
     """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
-    c, if any, lifted meanwhile), into the memo pool — [count of the groups that see s, those groups, the change of
-    the crows arriving at each seat's shiny, count of the cells its new-shiny arrivals change, then (cell, change)
-    pairs] (the pairs only when B(β) is needed). Returns the record's offset in work, or -1 when the pool is full.
+    c, if any, lifted meanwhile), into the memo pool — [count of the groups whose flight s changes
+    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny, count of the cells its
+    new-shiny arrivals change, then (cell, change) pairs] (the pairs only when B(β) is needed). Returns the record's
+    offset in work, or -1 when the pool is full.
 
-    A tile on c changes none of it unless c ends the row or column segment of s or of a group that sees s
+    A tile on c changes none of it unless c ends the row or column segment of s or of one of those groups
     (`_interacts`): the rays of every other group stop at a gap before c, so they neither see s anew nor change
-    their flight plans, with or without s. Every option (c, s) of a decision that leaves s untouched so reuses one
-    record instead of taking the groups of s out and putting them back again."""
+    their flight plans, with or without s; and a group that s does not change keeps so with the tile, which only
+    brings shinies nearer. Every option (c, s) of a decision that leaves s untouched so reuses one record instead of
+    taking the groups of s out and putting them back again."""
     a = side * side
     used = work[w_memo]
     if used + rmax > MEMO_RECORDS * rmax:
@@ -328,7 +330,7 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_me
 
 @kernel_njit(inline="always")
 def _interacts(work, reach, r, s):
-    """Whether the hypothetical tile (its reach plane set) ends the segment of s or of a group that sees s."""
+    """Whether the hypothetical tile (its reach plane set) ends the segment of s or of a group in its record."""
     if work[reach + s] != 0:
         return True
     for j in range(work[r]):
