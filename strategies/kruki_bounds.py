@@ -19,10 +19,10 @@ the full valuation. When no opponent's shiny and no probe that decides B(β) can
 are the values themselves, and stage 2 takes the bound as J (the same sums in the same order as the full valuation).
 """
 from sim.jit import kernel_njit
-from sim.games.kruki.model import others_cached, score_points
-from sim.games.kruki.obs import O_MOVED, O_PLAYERS, O_SEAT, O_SHINY_OF
+from sim.games.kruki.model import score_points
+from sim.games.kruki.obs import O_PLAYERS, O_SEAT, O_SHINY_OF
 from sim.games.kruki.rules import GAP, GRAVEYARD, JUNK, MAX_PLAYERS
-from strategies.kruki_common import opp_value, with_opp
+from strategies.kruki_common import nearest_cached, opp_value, waiting_opponents, with_opp
 
 
 @kernel_njit()
@@ -147,7 +147,6 @@ def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
     column only the groups on its own side of c (the gap c hid it from the others), elsewhere at most one group of c's
     row and one of its column. So B(β) falls by at most the most crows on one arm, or the largest group of each line
     together, doubled while graveyards count."""
-    me = obs[O_SEAT]
     players = obs[O_PLAYERS]
     beyond = 0  # byte i: how far from c arm i holds its first shiny or legal shiny tile (at most 254; 255: none)
     for i in range(4):
@@ -172,7 +171,7 @@ def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
         arm = 0
         while K[x] != GAP and Sh[x] < 0:
             n = Cr[x]
-            if n > 0 and Fr[x] == 0 and k + far <= others_cached(work, w_rays, -work[5 * a + x] - 1, -1)[0]:
+            if n > 0 and Fr[x] == 0 and k + far <= nearest_cached(work, w_rays, a, x):
                 arm += n
                 if i & 1:
                     row_group = max(row_group, n)
@@ -189,9 +188,5 @@ def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
         arm_most = max(arm_most, arm)
     if arm_most == 0:
         return 0.0
-    waiting = 0
-    for q in range(players):
-        if q != me and obs[O_SHINY_OF + q] < 0 and obs[O_MOVED + q] == 0:
-            waiting += 1
     probe_loss = score_points(GRAVEYARD, 0, ng, 0, max(arm_most, row_group + col_group))
-    return (shiny_loss + waiting * probe_loss) / (players - 1)
+    return (shiny_loss + waiting_opponents(obs) * probe_loss) / (players - 1)

@@ -17,8 +17,8 @@ from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
 from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, REACH_PLANE,
                                      b_at, b_order, best_untouched, in_line, legal_shinies, memo_record_max,
-                                     opp_lowers_j, opp_value, planes, sent_to, stage1_value, tiles_in_game, v1_grows,
-                                     waiting_opponent, with_opp, work_at)
+                                     nearest_cached, opp_lowers_j, opp_value, planes, sent_to, stage1_value,
+                                     tiles_in_game, v1_grows, waiting_opponent, with_opp, work_at)
 
 
 @kernel_njit()
@@ -131,7 +131,7 @@ def _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_seen):
         x = s + d
         k = 1
         while K[x] != GAP and Sh[x] < 0:
-            if Cr[x] > 0 and Fr[x] == 0 and (x == c or k <= others_cached(work, w_rays, -work[5 * a + x] - 1, -1)[0]):
+            if Cr[x] > 0 and Fr[x] == 0 and (x == c or k <= nearest_cached(work, w_rays, a, x)):
                 work[w_seen + n] = x
                 n += 1
             x += d
@@ -470,6 +470,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 if c >= 0 and _interacts(work, reach, r, s):
                     r = -1
             exact = False
+            n_seen = -1  # the groups s changes, in work[w_aff:], once listed
             if bounded and s >= 0:
                 if r >= 0:
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
@@ -505,8 +506,9 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                             work[6 * a + t] = work[at + 2 * i]
                             work[7 * a + t] = 1
                 else:
-                    n_seen = 0
-                    if s >= 0:
+                    if s < 0:
+                        n_seen = 0
+                    elif n_seen < 0:
                         n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
                     _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
                     if need_b:

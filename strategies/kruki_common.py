@@ -3,7 +3,7 @@ observation, and the values of a hypothetical position β (docs/rules/kruki.md �
 `_Eval`): V_me (`stage1_value`), B(β) and Opp(β) (`final_value`).
 """
 from sim.jit import kernel_njit
-from sim.games.kruki.model import arrivals_at, div_small, gain_all, score_points
+from sim.games.kruki.model import arrivals_at, div_small, gain_all, others_cached, score_points
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
                                  O_N_TILES, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS, PL_FROZEN,
                                  PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
@@ -193,13 +193,27 @@ def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
 
 
 @kernel_njit()
-def waiting_opponent(obs):
-    """Whether an opponent has no shiny and has not moved yet: only then does Opp(β) need B(β)."""
+def waiting_opponents(obs):
+    """The opponents with no shiny that have not moved yet: W_q = B(β) for each of them."""
     me = obs[O_SEAT]
+    n = 0
     for q in range(obs[O_PLAYERS]):
         if q != me and obs[O_SHINY_OF + q] < 0 and obs[O_MOVED + q] == 0:
-            return True
-    return False
+            n += 1
+    return n
+
+
+@kernel_njit()
+def waiting_opponent(obs):
+    """Whether an opponent has no shiny and has not moved yet: only then does Opp(β) need B(β)."""
+    return waiting_opponents(obs) > 0
+
+
+@kernel_njit(inline="always")
+def nearest_cached(work, w_rays, a, x):
+    """The distance of the nearest shiny of the crow group on x over its four rays, from the ray cache of the board as
+    it stands (`gain_all_cached`; its index in the gid plane), or BIG when it sees none."""
+    return others_cached(work, w_rays, -work[5 * a + x] - 1, -1)[0]
 
 
 @kernel_njit()
