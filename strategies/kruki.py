@@ -211,7 +211,7 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
         return placements(obs, params, mode, rng, work, fwork, obs[O_AT_OPT_A], obs[O_N_OPTIONS], obs[O_CTX_TILE],
                            obs[O_CTX_SPAWN], own, True, -1e300)[1]
     if dec == D_SHINY:
-        s = kept_shiny(obs, rng, work) if mode == GREEDY else -1
+        s = kept_shiny(obs, rng, work)
         if s >= 0:
             return index_of(obs, s)
         s = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, True, -1e300)[2]

@@ -364,7 +364,7 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 @kernel_njit()
 def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor,
-            bar):
+            bar, w_ties):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (the single
     option s = -1 if there is none), one by one: for the shiny alone in raster order; for a cell those the tile
     touched, then the untouched ones best stage-1 value first, down to the floor and the best J found.
@@ -372,9 +372,9 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group. Where the
     opponents' weight lowers J, an option whose bound on J (`kruki_bounds.j_upper`) is below `bar` or below the best
     J of this cell so far can neither win nor tie, and is not valued in full.
-    Returns (max v1, best J, best pref, ties at the best). For the shiny alone the tied best shinies are also listed,
-    in raster order, at the second legal-shiny list (w_ls2, which otherwise holds a cell's options), for the pick.
-    layout: `work_at`."""
+    Returns (max v1, best J, best pref, ties at the best); the tied best shinies are also listed in the order valued at
+    work[w_ties:] unless w_ties < 0 (for the shiny alone, raster order, at the second legal-shiny list w_ls2, which
+    otherwise holds a cell's options). layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
      w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
     gain0 = work[0:a]
@@ -526,8 +526,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             ties = 0
         elif j != best_j or pref != best_p:
             continue
-        if c < 0:
-            work[w_ls2 + ties] = s
+        if w_ties >= 0:
+            work[w_ties + ties] = s
         ties += 1
     if c >= 0:
         _undo_cell(work, K, Cr, side, w_tl, c)
@@ -698,9 +698,44 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
 
 
 @kernel_njit()
+def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls, c, tile, spawn, own,
+                      floor, max_v1, best_j):
+    """Blocker's or weighted's cell decision chose c with the best J `best_j`: list, in raster order, the shinies
+    of c's options that tie it, and stamp the list for the shiny decision that follows (`kept_shiny`). That decision
+    values the options (c, s) again on the board with the tile: the same positions β, so the same J. Its floor is
+    the best stage-1 value of c's options less the slack, and the cell decision's was the best of every cell's; so
+    the list is kept only when c has that best stage-1 value (the stage-2 scan visits it: the best untouched option
+    comes first, the touched ones all), and never for the own Junk (f5 is the cell decision's only). The scan
+    again, with the best J as the bar, values only the options that can tie it. Otherwise the kept list is cleared.
+    The board's legal shinies are at w_ls (nls of them)."""
+    w_kept = layout[23]
+    out = w_kept + KEPT_HEADER
+    work[w_kept] = 0
+    if own != 0:
+        return
+    mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own,
+                                nls, 2, floor, best_j, out)
+    if mv != max_v1:
+        return
+    for i in range(1, count):  # insertion sort into raster order
+        s = work[out + i]
+        j = i
+        while j > 0 and work[out + j - 1] > s:
+            work[out + j] = work[out + j - 1]
+            j -= 1
+        work[out + j] = s
+    if count == 0 or work[out] < 0:  # no shiny to place: the shiny decision has nothing to draw
+        return
+    _stamp(obs, rng, work, w_kept, obs[O_N_TILES] + 1)  # + the tile that goes on c
+    work[w_kept] = 1
+    work[w_kept + 8] = count
+
+
+@kernel_njit()
 def kept_shiny(obs, rng, work):
-    """Greedy's shiny decision from the list its cell decision kept in this turn (`_keep_tied`): the draw among the
-    tied best shinies, as `placements` of the shiny alone makes it; -1 when no list was kept for this turn."""
+    """The shiny decision from the list the cell decision kept in this turn (`_keep_tied`, `_keep_tied_valued`): the
+    draw among the tied best shinies, as `placements` of the shiny alone makes it; -1 when no list was kept for this
+    turn."""
     w_kept = work_at(obs)[23]
     if not _stamp(obs, rng, work, w_kept, obs[O_N_TILES]):
         work[w_kept] = 0
@@ -781,7 +816,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         else:  # stage 2 needs the crow groups' indices (`_base_shares`)
             gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
         mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
-                                1, 0.0, 0.0)
+                                1, 0.0, 0.0, w_ls2)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
@@ -816,7 +851,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                    nls, 2, floor, best_so_far)
+                                    nls, 2, floor, best_so_far, w_ls2 if c < 0 else -1)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -845,9 +880,13 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                         chosen_ci = ci
                         break
                     i -= work[w_cnt + ci]
-            if mode == GREEDY:  # greedy's shiny decision values the same options again: keep their ties
+            # the shiny decision that follows values the chosen cell's options again: keep their ties
+            if mode == GREEDY:
                 _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nls,
                            obs[cells_at + chosen_ci], tile, sp, own, best_j, best_p)
+            else:
+                _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls,
+                                  obs[cells_at + chosen_ci], tile, sp, own, floor, max_v1, best_j)
     for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
         work[5 * a + tiles[i]] = 0
         work[MEMO_PLANE * a + tiles[i]] = 0

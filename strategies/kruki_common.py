@@ -31,14 +31,14 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # second one (tile, then shiny), the cells in the order stage 2 values them, then the memo pool (words used, then the
 # shiny records of `kruki_cells._memo`), then the legal shinies a hypothetical tile touched, by their B value with the
 # tile, best first (count, then (cell, value) pairs: `kruki_bounds`), then per crow group (by its ray-cache index)
-# the crows it sends to each seat's shiny on the board as it stands (`kruki_cells._base_shares`), then greedy's
-# tied best shinies of the cell it chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`);
+# the crows it sends to each seat's shiny on the board as it stands (`kruki_cells._base_shares`), then the tied
+# best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values.
 N_WORK_PLANES = 10  # the side*side planes at the start of work
 MEMO_PLANE, REACH_PLANE = 8, 9
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
-KEPT_HEADER = 10  # greedy's kept shiny choice: its stamp (8 ints), then the count and the tied shinies
+KEPT_HEADER = 10  # the kept shiny choice: its stamp (8 ints), then the count and the tied shinies
 
 
 @kernel_njit()

@@ -159,12 +159,13 @@ def test_hidden_information_does_not_reach_the_observation(strategy):
     assert checked >= 3
 
 
-@pytest.mark.parametrize("variants", [(), ("random-junk",)])
-def test_greedy_shiny_decision_from_the_kept_ties_is_the_full_valuation(variants):
-    """Greedy's cell decision keeps the tied best shinies of the cell it chose, and the shiny decision of the same
-    turn draws among them (`kept_shiny`) instead of valuing every shiny again: at every shiny decision of a game the
-    kept answer equals the one valued in full, and a list kept in another turn is never taken."""
-    config = make_config(SPEC, 4, "greedy", variants=variants, seed=8)
+@pytest.mark.parametrize("strategy, variants", [("greedy", ()), ("greedy", ("random-junk",)), ("weighted", ()),
+                                                ("blocker", ("random-junk",))])
+def test_shiny_decision_from_the_kept_ties_is_the_full_valuation(strategy, variants):
+    """The cell decision keeps the tied best shinies of the cell it chose, and the shiny decision of the same turn
+    draws among them (`kept_shiny`) instead of valuing every shiny again: at every shiny decision of a game the kept
+    answer equals the one valued in full, and a list kept in another turn is never taken."""
+    config = make_config(SPEC, 4, strategy, variants=variants, seed=8)
     kept, earlier = 0, None
     for stop_at in range(1000):
         stopped, s, sparams = _state_at(config, 2, stop_at)
