@@ -218,7 +218,7 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
         return index_of(obs, s)
     if dec == D_SOURCE:
         return _source_choice(obs, params, mode, rng, work, fwork)
-    return token_decision(obs, params, mode, rng, work)
+    return token_decision(obs, params, mode, rng, work, fwork)
 
 
 @kernel_njit()

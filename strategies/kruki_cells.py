@@ -5,20 +5,19 @@ own shiny makes (`_shiny_delta`), so no option recomputes the whole map. That ch
 decision (`_memo`) and reused for every cell that leaves it untouched (`_interacts`); and since Opp >= 0, stage 2
 values the cells best stage-1 value first and skips the options whose V_me is already below the best J found.
 """
-import numpy as np
-
 from sim.jit import kernel_njit
 from sim.rng import below
 from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached,
                                    others_cached)
-from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_ROUND, O_RULES, O_SEAT,
-                                 O_SHINY_OF, O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
+from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF,
+                                 O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
-from strategies.kruki_common import (KEPT_HEADER, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, REACH_PLANE,
-                                     b_at, b_order, best_untouched, in_line, legal_shinies, memo_record_max,
-                                     nearest_cached, opp_lowers_j, opp_value, planes, sent_to, stage1_value,
-                                     tiles_in_game, v1_grows, waiting_opponent, with_opp, work_at)
+from strategies.kruki_common import (KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK,
+                                     REACH_PLANE, b_at, b_order, best_untouched, in_line, legal_shinies,
+                                     memo_record_max, nearest_cached, opp_lowers_j, opp_value, planes, sent_to,
+                                     stage1_value, stamp_turn, tiles_in_game, v1_grows, waiting_opponent, with_opp,
+                                     work_at)
 
 
 @kernel_njit()
@@ -643,25 +642,6 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
 
 
 @kernel_njit()
-def _stamp(obs, rng, work, at, n_tiles):
-    """Write (the stream state in four 16-bit parts, seat, round, n_tiles tiles on the board) at work[at + 1:at + 8],
-    and return whether the same stamp was there and valid (work[at] == 1): the cell decision stamps its kept list
-    with the tiles there will be once its tile lies, the shiny decision compares. No draw happens between the two
-    decisions of one turn, and every game has its own stream, so the state names the turn: a kept list of any other
-    turn, this game's or an earlier game's in the same scratch, cannot match."""
-    same = work[at] == 1
-    for k in range(4):
-        part = np.int64((rng[0] >> np.uint64(16 * k)) & np.uint64(0xFFFF))
-        same = same and work[at + 1 + k] == part
-        work[at + 1 + k] = part
-    same = same and work[at + 5] == obs[O_SEAT] and work[at + 6] == obs[O_ROUND] and work[at + 7] == n_tiles
-    work[at + 5] = obs[O_SEAT]
-    work[at + 6] = obs[O_ROUND]
-    work[at + 7] = n_tiles
-    return same
-
-
-@kernel_njit()
 def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nls, c, tile, spawn, own, best_v,
                best_p):
     """Greedy's cell decision chose c: list, in the order the shiny decision that follows lists them (the tiles in
@@ -692,8 +672,8 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
                 work[out + count] = t
                 count += 1
     _undo_cell(work, K, Cr, side, w_tl, c)
-    _stamp(obs, rng, work, w_kept, obs[O_N_TILES] + 1)  # + the tile that goes on c
-    work[w_kept] = 1
+    stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES] + 1, KEPT_SHINIES)  # + the tile that goes on c
+    work[w_kept] = KEPT_SHINIES
     work[w_kept + 8] = count
 
 
@@ -726,8 +706,8 @@ def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St
         work[out + j] = s
     if count == 0 or work[out] < 0:  # no shiny to place: the shiny decision has nothing to draw
         return
-    _stamp(obs, rng, work, w_kept, obs[O_N_TILES] + 1)  # + the tile that goes on c
-    work[w_kept] = 1
+    stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES] + 1, KEPT_SHINIES)  # + the tile that goes on c
+    work[w_kept] = KEPT_SHINIES
     work[w_kept + 8] = count
 
 
@@ -737,7 +717,7 @@ def kept_shiny(obs, rng, work):
     draw among the tied best shinies, as `placements` of the shiny alone makes it; -1 when no list was kept for this
     turn."""
     w_kept = work_at(obs)[23]
-    if not _stamp(obs, rng, work, w_kept, obs[O_N_TILES]):
+    if not stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_SHINIES):
         work[w_kept] = 0
         return -1
     work[w_kept] = 0

@@ -2,11 +2,13 @@
 observation, and the values of a hypothetical position β (docs/rules/kruki.md §9 common definitions; the reference's
 `_Eval`): V_me (`stage1_value`), B(β) and Opp(β) (`final_value`).
 """
+import numpy as np
+
 from sim.jit import kernel_njit
 from sim.games.kruki.model import arrivals_at, div_small, gain_all, others_cached, score_points
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
-                                 O_N_TILES, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS, PL_FROZEN,
-                                 PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
+                                 O_N_TILES, O_PLAYERS, O_ROUND, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS,
+                                 PL_FROZEN, PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
 from sim.games.kruki.rules import EMPTY, JUNK, MAX_PLAYERS, N_KINDS, STRATEGIES
 
 # Strategy parameter columns: the order of StrategyInfo.params in rules.STRATEGIES.
@@ -34,11 +36,12 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # the crows it sends to each seat's shiny on the board as it stands (`kruki_cells._base_shares`), then the tied
 # best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
-# per-group stage-1 values.
+# per-group stage-1 values, then the token step's kept best TWO_CROWS value (the last word).
 N_WORK_PLANES = 10  # the side*side planes at the start of work
 MEMO_PLANE, REACH_PLANE = 8, 9
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
-KEPT_HEADER = 10  # the kept shiny choice: its stamp (8 ints), then the count and the tied shinies
+KEPT_HEADER = 10  # a kept choice: its tag and stamp (8 ints), then the count and the tied shinies (or none)
+KEPT_SHINIES, KEPT_PAIRS = 1, 2  # the tags: the cell decision's tied shinies, the token step's TWO_CROWS ties
 
 
 @kernel_njit()
@@ -77,7 +80,27 @@ def work_layout(side, n, crows):
     w_kept = w_sent + MAX_PLAYERS * (n + 2)
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
             w_stl, w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_kept + KEPT_HEADER + n + 2,
-            f_grp + 2 * (n + 2))
+            f_grp + 2 * (n + 2) + 1)
+
+
+@kernel_njit()
+def stamp_turn(obs, rng, work, at, n_tiles, tag):
+    """Write (the stream state in four 16-bit parts, seat, round, n_tiles tiles on the board) at work[at + 1:at + 8],
+    and return whether the same stamp was there under the tag work[at] == tag. A decision that keeps what the next
+    decision of its turn would compute again stamps it (the cell decision its tied shinies, with the tiles there
+    will be once its tile lies; the token step its TWO_CROWS ties), and the next decision compares. No draw happens
+    between the two decisions of one turn, and every game has its own stream, so the state names the turn: what was
+    kept in any other turn, this game's or an earlier game's in the same scratch, cannot match."""
+    same = work[at] == tag
+    for k in range(4):
+        part = np.int64((rng[0] >> np.uint64(16 * k)) & np.uint64(0xFFFF))
+        same = same and work[at + 1 + k] == part
+        work[at + 1 + k] = part
+    same = same and work[at + 5] == obs[O_SEAT] and work[at + 6] == obs[O_ROUND] and work[at + 7] == n_tiles
+    work[at + 5] = obs[O_SEAT]
+    work[at + 6] = obs[O_ROUND]
+    work[at + 7] = n_tiles
+    return same
 
 
 @kernel_njit()

@@ -5,12 +5,12 @@ from sim.jit import kernel_njit
 from sim.rng import below
 from sim.games.kruki.model import add_contrib, arrivals_at, div_small, flight_plan, gain_all, score_points
 from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, O_AT_OPT_B, O_CTX_PAIR_A,
-                                 O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_NO_GRAVEYARDS, O_PLAYERS,
-                                 O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
+                                 O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_N_TILES, O_NO_GRAVEYARDS,
+                                 O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
 from sim.games.kruki.rules import GAP, GRAVESTONES, MAX_PLAYERS, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
-from strategies.kruki_common import (b_at, b_order, best_untouched, final_value, in_line, index_of,
-                                     legal_shinies, opp_lowers_j, opp_value, planes, sent_to, stage1_value, v1_grows,
-                                     waiting_opponent, with_opp, work_at)
+from strategies.kruki_common import (KEPT_PAIRS, b_at, b_order, best_untouched, final_value, in_line, index_of,
+                                     legal_shinies, opp_lowers_j, opp_value, planes, sent_to, stage1_value,
+                                     stamp_turn, v1_grows, waiting_opponent, with_opp, work_at)
 
 
 # ---- tokens (KRUKI-39 step 3, KRUKI-40/41) -----------------------------------------------------------------------
@@ -263,7 +263,8 @@ def _moved_share(flag, Cr, x, change):
 def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     """Enumerate the token candidates (kind, then target order, as the reference) allowed by the bit mask `allow`
     (TWO_CROWS restricted to the pair (pair_a, pair_b) when pair_a >= 0). Returns (best value, ties at it, kind, a,
-    b, d of the target-th candidate valued `key` when target >= 0, else of the first candidate valued the best)."""
+    b, d of the target-th candidate valued `key` when target >= 0, else of the first candidate valued the best, and
+    how many TWO_CROWS candidates are valued the best)."""
     a = obs[O_SIDE] * obs[O_SIDE]
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     me = obs[O_SEAT]
@@ -272,6 +273,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     cap = obs[O_RULES + R_SCORE_CAP]
     best = -1e300
     ties = 0
+    ties_two = 0
     k1, a1, b1, d1 = -1, -1, -1, -1  # the first candidate valued `best` (when target < 0)
     prepared = False
     for kind in range(4):
@@ -327,12 +329,13 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                                 if ties == target:
                                     if fast:
                                         _flags(obs, work, my, False)
-                                    return v, ties, TWO_CROWS, ta, tb, td
+                                    return v, ties, TWO_CROWS, ta, tb, td, 0
                                 ties += 1
                         elif v > best:
-                            best, ties, k1, a1, b1, d1 = v, 1, TWO_CROWS, ta, tb, td
+                            best, ties, ties_two, k1, a1, b1, d1 = v, 1, 1, TWO_CROWS, ta, tb, td
                         elif v == best:
                             ties += 1
+                            ties_two += 1
             if fast:
                 _flags(obs, work, my, False)
             continue
@@ -348,32 +351,63 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
             if target >= 0:
                 if v == key:
                     if ties == target:
-                        return v, ties, kind, t, -1, -1
+                        return v, ties, kind, t, -1, -1, 0
                     ties += 1
             elif v > best:
-                best, ties, k1, a1, b1, d1 = v, 1, kind, t, -1, -1
+                best, ties, ties_two, k1, a1, b1, d1 = v, 1, 0, kind, t, -1, -1
             elif v == best:
                 ties += 1
-    return best, ties, k1, a1, b1, d1
+    return best, ties, k1, a1, b1, d1, ties_two
 
 
 @kernel_njit()
-def _token_pick(obs, params, mode, rng, work, allow, pair_a, pair_b):
-    """The reference's `pick` over the token candidates: (value, kind, a, b, d), kind -1 when there is none. Greedy's
-    TWO_CROWS pair step counts its candidates (`_greedy_two_crows`) and lists them only up to the drawn one."""
+def _token_pick(obs, params, mode, rng, work, fwork, allow, pair_a, pair_b):
+    """The reference's `pick` over the token candidates: (value, kind, a, b, d, TWO_CROWS candidates valued the
+    best), kind -1 when there is none. The TWO_CROWS pair step takes the best value and its ties from the token step
+    of its turn when that kept them (`_kept_pairs`), else greedy's counts its candidates (`_greedy_two_crows`); both
+    then list them only up to the drawn one."""
     my = obs[O_SHINY_OF + obs[O_SEAT]]
-    counted = mode == GREEDY and allow == 1 << TWO_CROWS and pair_a < 0 and my >= 0
-    k, ta, tb, td = TWO_CROWS, -1, -1, -1
-    if counted:
-        best, ties = _greedy_two_crows(obs, work, my)
-    else:
-        best, ties, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
+    pair_step = allow == 1 << TWO_CROWS and pair_a < 0 and my >= 0
+    best, ties = _kept_pairs(obs, rng, work, fwork) if pair_step else (0.0, 0)
+    counted = ties > 0 or (mode == GREEDY and pair_step)
+    k, ta, tb, td, ties_two = TWO_CROWS, -1, -1, -1, 0
     if ties == 0:
-        return 0.0, -1, -1, -1, -1
+        if counted:
+            best, ties = _greedy_two_crows(obs, work, my)
+        else:
+            best, ties, k, ta, tb, td, ties_two = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
+    if ties == 0:
+        return 0.0, -1, -1, -1, -1, 0
     i = below(rng, ties) if ties > 1 else 0
     if i > 0 or counted:  # the drawn candidate is not the first of the tied best found: list up to it
-        v, t2, k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)
-    return best, k, ta, tb, td
+        k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)[2:6]
+    return best, k, ta, tb, td, ties_two
+
+
+@kernel_njit()
+def _keep_pairs(obs, rng, work, fwork, best, ties_two):
+    """The token step chose TWO_CROWS: keep its best value and how many TWO_CROWS candidates reach it for the pair
+    decision that follows (`_kept_pairs`). Nothing changes between the two (the board, the shinies, the hands until
+    the token is played), so that decision would value the same candidates the same: its best is this best, and its
+    ties these."""
+    layout = work_at(obs)
+    w_kept = layout[23]
+    stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS)
+    work[w_kept] = KEPT_PAIRS
+    work[w_kept + 8] = ties_two
+    fwork[layout[25] - 1] = best
+
+
+@kernel_njit()
+def _kept_pairs(obs, rng, work, fwork):
+    """(best value, ties) kept by this turn's token step for its pair decision (`_keep_pairs`); ties 0 when none."""
+    layout = work_at(obs)
+    w_kept = layout[23]
+    if not stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS):
+        work[w_kept] = 0
+        return 0.0, 0
+    work[w_kept] = 0
+    return fwork[layout[25] - 1], work[w_kept + 8]
 
 
 @kernel_njit(inline="always")
@@ -448,15 +482,15 @@ def _greedy_two_crows(obs, work, my):
 
 @kernel_njit()
 def _greedy_token_kind(obs, params, rng, work, allow):
-    """Greedy's token step (D_TOKEN) without listing its candidates: (best value, kind of the drawn candidate; kind
-    -1 when there is none). The step needs only the best value, the number of candidates at it (the draw) and the
-    kind of the drawn one, and greedy's candidates are the GRAVESTONES on its shiny (kind 1) and the TWO_CROWS moves
-    (kind 3, counted by `_greedy_two_crows`), in that order; the same draw, value and kind as `_token_pick` over
-    `_token_scan`'s list."""
+    """Greedy's token step (D_TOKEN) without listing its candidates: (best value, kind of the drawn candidate, the
+    TWO_CROWS candidates valued the best; kind -1 when there is none). The step needs only the best value, the
+    number of candidates at it (the draw) and the kind of the drawn one, and greedy's candidates are the GRAVESTONES
+    on its shiny (kind 1) and the TWO_CROWS moves (kind 3, counted by `_greedy_two_crows`), in that order; the same
+    draw, value and kind as `_token_pick` over `_token_scan`'s list."""
     me = obs[O_SEAT]
     my = obs[O_SHINY_OF + me]
     if my < 0:
-        return 0.0, -1
+        return 0.0, -1, 0
     v_stones, n_stones = -1e300, 0
     if (allow >> GRAVESTONES) & 1:
         v_stones, n_stones = _token_value(obs, params, GREEDY, work, GRAVESTONES, my, -1, -1), 1
@@ -465,15 +499,15 @@ def _greedy_token_kind(obs, params, rng, work, allow):
         v_two, n_two = _greedy_two_crows(obs, work, my)
     best = max(v_stones, v_two)
     first = n_stones if v_stones == best else 0  # the GRAVESTONES candidate comes first
-    ties = first + (n_two if v_two == best else 0)
-    if ties == 0:
-        return 0.0, -1
-    i = below(rng, ties) if ties > 1 else 0
-    return best, GRAVESTONES if i < first else TWO_CROWS
+    ties_two = n_two if v_two == best else 0
+    if first + ties_two == 0:
+        return 0.0, -1, 0
+    i = below(rng, first + ties_two) if first + ties_two > 1 else 0
+    return best, GRAVESTONES if i < first else TWO_CROWS, ties_two
 
 
 @kernel_njit()
-def token_decision(obs, params, mode, rng, work):
+def token_decision(obs, params, mode, rng, work, fwork):
     dec = obs[O_DECISION]
     at_a = obs[O_AT_OPT_A]
     if dec == D_TOKEN:
@@ -482,19 +516,23 @@ def token_decision(obs, params, mode, rng, work):
             if obs[at_a + i] >= 0:
                 allow |= 1 << obs[at_a + i]
         if mode == GREEDY:
-            best, k = _greedy_token_kind(obs, params, rng, work, allow)
+            best, k, ties_two = _greedy_token_kind(obs, params, rng, work, allow)
         else:
-            best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, allow, -1, -1)
+            best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, allow, -1, -1)
         if k < 0:
             return 0
         gain = best - _token_value(obs, params, mode, work, -1, -1, -1, -1)
-        return index_of(obs, k) if gain > obs[O_RULES + R_TOKEN_KEEP] else 0
+        if gain <= obs[O_RULES + R_TOKEN_KEEP]:
+            return 0
+        if k == TWO_CROWS:  # the pair decision follows and would find the same best and ties again
+            _keep_pairs(obs, rng, work, fwork, best, ties_two)
+        return index_of(obs, k)
     token = obs[O_CTX_TOKEN]
     if dec == D_TARGET:
-        best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, 1 << token, -1, -1)
+        best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
         return index_of(obs, ta) if k >= 0 else 0
     if dec == D_PAIR:
-        best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, 1 << token, -1, -1)
+        best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
         if k < 0:
             return 0
         at_b = obs[O_AT_OPT_B]
@@ -502,6 +540,6 @@ def token_decision(obs, params, mode, rng, work):
             if obs[at_a + i] == ta and obs[at_b + i] == tb:
                 return i
         return 0
-    best, k, ta, tb, td = _token_pick(obs, params, mode, rng, work, 1 << token, obs[O_CTX_PAIR_A],
-                                      obs[O_CTX_PAIR_B])
+    best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, obs[O_CTX_PAIR_A],
+                                                obs[O_CTX_PAIR_B])
     return index_of(obs, td) if k >= 0 else 0

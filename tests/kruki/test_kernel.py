@@ -14,7 +14,7 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import _junk_value, choose_builtin
 from strategies.kruki_cells import kept_shiny, placements
-from strategies.kruki_common import P_B_JUNK_MARGIN, index_of, work_at
+from strategies.kruki_common import KEPT_PAIRS, P_B_JUNK_MARGIN, index_of, work_at
 from strategies.kruki_tokens import _greedy_token_kind, _token_pick, _token_scan, _token_value
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
@@ -188,12 +188,12 @@ def test_shiny_decision_from_the_kept_ties_is_the_full_valuation(strategy, varia
 
 def _listed_pick(obs, params, rng, work, allow, pair_a=-1, pair_b=-1):
     """Greedy's pick over its token candidates listed one by one (`_token_scan`): (value, kind, a, b, d)."""
-    best, ties, k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, 0.0, -1)
+    best, ties, k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, 0.0, -1)[:6]
     if ties == 0:
         return 0.0, -1, -1, -1, -1
     i = below(rng, ties) if ties > 1 else 0
     if i > 0:
-        k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, best, i)[2:]
+        k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, best, i)[2:6]
     return best, k, ta, tb, td
 
 
@@ -215,11 +215,15 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
                 continue
             params = sparams[int(s.obs[O.O_SEAT])]
             counted_rng, listed_rng = s.rng.copy(), s.rng.copy()
-            if decision == O.D_PAIR:
+            if decision == O.D_PAIR:  # counted, and from the token step's kept ties (`_kept_pairs`)
                 allow = 1 << TWO_CROWS
-                counted = _token_pick(s.obs, params, O.GREEDY, counted_rng, s.work, allow, -1, -1)
                 listed = _listed_pick(s.obs, params, listed_rng, s.work, allow)
-                assert counted == listed and (counted_rng == listed_rng).all(), (game, stop_at)
+                unkept = s.work.copy()
+                unkept[work_at(s.obs)[23]] = 0
+                for work in (unkept, s.work.copy()):
+                    counted_rng = s.rng.copy()
+                    counted = _token_pick(s.obs, params, O.GREEDY, counted_rng, work, s.fwork.copy(), allow, -1, -1)
+                    assert counted[:5] == listed and (counted_rng == listed_rng).all(), (game, stop_at)
                 pairs += 1
                 continue
             allow = 0
@@ -227,7 +231,7 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
                 if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
                     allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
             best, kind = _listed_pick(s.obs, params, listed_rng, s.work, allow)[:2]
-            counted_pick = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)
+            counted_pick = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)[:2]
             assert counted_pick == (best, kind) and (counted_rng == listed_rng).all(), (game, stop_at)
             keep = s.obs[O.O_RULES + O.R_TOKEN_KEEP]
             listed = 0 if kind < 0 or best - _token_value(s.obs, params, O.GREEDY, s.work, -1, -1, -1, -1) <= keep \
@@ -239,6 +243,34 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
             drawn += int((listed_rng != s.rng).any())
             played += int(listed != 0)
     assert steps >= 40 and drawn >= 20 and played >= 2 and pairs >= 2, (steps, drawn, played, pairs)
+
+
+@pytest.mark.parametrize("strategy", ["weighted", "blocker"])
+def test_pair_decision_from_the_kept_ties_is_the_full_valuation(strategy):
+    """The token step that chooses TWO_CROWS keeps its best value and how many TWO_CROWS candidates reach it, and the
+    pair decision of the same turn draws among them without valuing every candidate again: at every pair decision
+    of two games the answer and the random stream after it equal those of the full valuation."""
+    config = make_config(SPEC, 4, strategy, sets={"tokens_two_crows": 12}, seed=8)
+    kept = 0
+    for game in (2, 3):
+        for stop_at in range(1000):
+            stopped, s, sparams = _state_at(config, game, stop_at)
+            if not stopped:
+                break
+            if s.obs[O.O_DECISION] != O.D_PAIR:
+                continue
+            params = sparams[int(s.obs[O.O_SEAT])]
+            w_kept = work_at(s.obs)[23]
+            kept += int(s.work[w_kept] == KEPT_PAIRS)
+            full = s.work.copy()
+            full[w_kept] = 0
+            answers = []
+            for work in (s.work.copy(), full):
+                rng = s.rng.copy()
+                answers.append((choose_builtin(config.seats[0].sid, s.obs, params, rng, work, s.fwork.copy()),
+                                tuple(rng)))
+            assert answers[0] == answers[1], (game, stop_at)
+    assert kept >= 5, kept
 
 
 def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
