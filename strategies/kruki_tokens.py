@@ -50,8 +50,45 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
 
 
 @kernel_njit()
+def _static_value(obs, params, mode, work, kind):
+    """`_token_value` of a token that moves no crow (kind < 0: pass; GRAVESTONES on the own shiny; NO_GRAVEYARDS) for
+    blocker and weighted, from `_moves_base`: such a token changes points only, never a flight (KRUKI-26), so the
+    crows arriving at every shiny and at every new shiny are those of the board as it stands. GRAVESTONES on the own
+    shiny tile changes the own points only (the tile is no legal shiny, and no other shiny is on it), so B(β) is the
+    best of `b_order`; NO_GRAVEYARDS changes every points value, so B(β) is taken again over the legal shinies. The
+    same functions on the same integers as the full valuation, so the same J."""
+    side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    layout = work_at(obs)
+    w_bord, w_bval, w_arr = layout[16], layout[17], layout[18]
+    me = obs[O_SEAT]
+    my = obs[O_SHINY_OF + me]
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    if kind == NO_GRAVEYARDS:
+        ng = 1
+    elif kind == GRAVESTONES:
+        St[my] += 1
+    if my >= 0:
+        v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, work[w_arr + me], my, 0, False, False)
+    else:
+        v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
+    bval = 0
+    if waiting_opponent(obs):
+        if kind == NO_GRAVEYARDS:
+            for k in range(work[w_bord]):
+                t = work[w_bord + 1 + k]
+                bval = max(bval, score_points(K[t], St[t], ng, cap, work[t]))
+        elif work[w_bord] > 0:
+            bval = work[w_bval]
+    j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_arr:], bval))
+    if kind == GRAVESTONES:
+        St[my] -= 1
+    return j
+
+
+@kernel_njit()
 def _moves_base(obs, work):
-    """What blocker's and weighted's crow-moving tokens (TWO_CROWS, NO_FLOCKING) are valued against: the arrival map
+    """What blocker's and weighted's tokens are valued against (`_moves_value`, `_static_value`): the arrival map
     gain0 of the board as it stands, its legal shinies by B value (`b_order`) and the crows arriving at every seat's
     shiny (the first arrivals row)."""
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
@@ -283,7 +320,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
             continue
         if (kind == GRAVESTONES or kind == TWO_CROWS) and my < 0:
             continue
-        if (kind == TWO_CROWS or kind == NO_FLOCKING) and mode != GREEDY and not prepared:
+        if mode != GREEDY and not prepared:
             _moves_base(obs, work)
             prepared = True
         if kind == TWO_CROWS:
@@ -346,6 +383,8 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                 continue
             if kind == NO_FLOCKING:
                 v = _moves_value(obs, params, mode, work, kind, t, -1, -1, key if target >= 0 else best)
+            elif mode != GREEDY:
+                v = _static_value(obs, params, mode, work, kind)
             else:
                 v = _token_value(obs, params, mode, work, kind, t, -1, -1)
             if target >= 0:
@@ -521,7 +560,10 @@ def token_decision(obs, params, mode, rng, work, fwork):
             best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, allow, -1, -1)
         if k < 0:
             return 0
-        gain = best - _token_value(obs, params, mode, work, -1, -1, -1, -1)
+        # a candidate was valued, so blocker's and weighted's base is in place (`_token_scan`)
+        j_pass = _token_value(obs, params, mode, work, -1, -1, -1, -1) if mode == GREEDY else \
+            _static_value(obs, params, mode, work, -1)
+        gain = best - j_pass
         if gain <= obs[O_RULES + R_TOKEN_KEEP]:
             return 0
         if k == TWO_CROWS:  # the pair decision follows and would find the same best and ties again

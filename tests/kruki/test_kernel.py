@@ -7,7 +7,7 @@ import pytest
 from sim.engine import EngineError, run_chunk
 from sim.games.kruki import kernel, kernel_state
 from sim.games.kruki import obs as O
-from sim.games.kruki.rules import TWO_CROWS
+from sim.games.kruki.rules import GRAVESTONES, NO_GRAVEYARDS, TWO_CROWS
 from sim.registry import get_game
 from sim.rng import below
 from sim.seats import load_plugin
@@ -15,7 +15,8 @@ from sim.tracing import trace_game
 from strategies.kruki import _junk_value, choose_builtin
 from strategies.kruki_cells import kept_shiny, placements
 from strategies.kruki_common import KEPT_PAIRS, P_B_JUNK_MARGIN, index_of, work_at
-from strategies.kruki_tokens import _greedy_token_kind, _token_pick, _token_scan, _token_value
+from strategies.kruki_tokens import (_greedy_token_kind, _moves_base, _static_value, _token_pick, _token_scan,
+                                     _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
 
@@ -271,6 +272,31 @@ def test_pair_decision_from_the_kept_ties_is_the_full_valuation(strategy):
                                 tuple(rng)))
             assert answers[0] == answers[1], (game, stop_at)
     assert kept >= 5, kept
+
+
+@pytest.mark.parametrize("strategy, variants", [("weighted", ()), ("blocker", ("score-cap",))])
+def test_tokens_that_move_no_crow_valued_from_the_base_as_in_full(strategy, variants):
+    """Blocker's and weighted's pass, GRAVESTONES and NO_GRAVEYARDS values come from the token step's base (the
+    board's arrivals, `_static_value`) instead of a full valuation each: at every token step of a game they equal
+    the full valuation (`_token_value`) to the last bit."""
+    config = make_config(SPEC, 4, strategy, variants=variants,
+                         sets={"tokens_gravestones": 10, "tokens_no_graveyards": 10}, seed=8)
+    checked = 0
+    for stop_at in range(1000):
+        stopped, s, sparams = _state_at(config, 2, stop_at)
+        if not stopped:
+            break
+        if s.obs[O.O_DECISION] != O.D_TOKEN:
+            continue
+        params = sparams[int(s.obs[O.O_SEAT])]
+        mode = config.seats[0].sid
+        _moves_base(s.obs, s.work)
+        kinds = [-1, NO_GRAVEYARDS] + ([GRAVESTONES] if s.obs[O.O_SHINY_OF + s.obs[O.O_SEAT]] >= 0 else [])
+        static = [_static_value(s.obs, params, mode, s.work, k) for k in kinds]
+        assert static == [_token_value(s.obs, params, mode, s.work, k, s.obs[O.O_SHINY_OF + s.obs[O.O_SEAT]], -1, -1)
+                          for k in kinds], stop_at
+        checked += len(kinds)
+    assert checked >= 60, checked
 
 
 def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
