@@ -14,7 +14,7 @@ from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
 from strategies.kruki_common import (KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK,
-                                     REACH_PLANE, b_at, b_order, best_untouched, in_line, legal_shinies,
+                                     REACH_PLANE, b_order, b_with_shiny, in_line, legal_shinies,
                                      memo_record_max, nearest_cached, opp_lowers_j, opp_value, planes, sent_to,
                                      stage1_value, stamp_turn, tiles_in_game, v1_grows, waiting_opponent, with_opp,
                                      work_at)
@@ -227,55 +227,11 @@ def _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, row):
         _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
 
 
-@kernel_njit(inline="always")
-def _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_seen, w_stl):
-    """Write into the sdelta plane how every new-shiny arrival count changes when the own shiny on s (Sh[s] set)
-    joins the board: each group that sees s is taken out as it was without s and put back with it. The written
-    cells go to the shiny's touched list."""
-    a = side * side
-    sdelta = work[6 * a:7 * a]
-    smark = work[7 * a:8 * a]
-    stl = work[w_stl:]
-    owner = Sh[s]
-    Sh[s] = -1
-    for j in range(n_seen):
-        x = work[w_seen + j]
-        add_contrib(K, Sh, side, x, Cr[x], -1, sdelta, True, smark, stl)
-    Sh[s] = owner
-    for j in range(n_seen):
-        x = work[w_seen + j]
-        add_contrib(K, Sh, side, x, Cr[x], 1, sdelta, True, smark, stl)
-
-
-@kernel_njit(inline="always")
-def _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bval):
-    """B(β) of the position β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the
-    delta plane, `_apply_cell`) + the own shiny on s (s < 0: none; Sh[s] set; its change in the sdelta plane and
-    the shiny's touched list): exactly `_best_new_shiny` on β. The cells either change touched are re-valued; every
-    other legal shiny keeps its B value, so the best of those is the first untouched one of `b_order` (s is no
-    longer legal). Clears the sdelta plane and the shiny's touched list again."""
-    best = 0
-    for i in range(1, work[w_tl] + 1):
-        best = b_at(work, K, Cr, Sh, St, a, c, work[w_tl + i], ng, cap, best)
-    for i in range(1, work[w_stl] + 1):
-        best = b_at(work, K, Cr, Sh, St, a, c, work[w_stl + i], ng, cap, best)
-    if c >= 0:
-        best = b_at(work, K, Cr, Sh, St, a, c, c, ng, cap, best)
-    best = best_untouched(work, a, w_bord, w_bval, s, -1, -1, best)
-    for i in range(1, work[w_stl] + 1):  # clear sdelta and smark again
-        t = work[w_stl + i]
-        work[6 * a + t] = 0
-        work[7 * a + t] = 0
-    work[w_stl] = 0
-    return best
-
-
 @kernel_njit()
-def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, w_rays, rmax):
+def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax):
     """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
     c, if any, lifted meanwhile), into the memo pool — [count of the groups whose flight s changes
-    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny, count of the cells its
-    new-shiny arrivals change, then (cell, change) pairs] (the pairs only when B(β) is needed). Returns the record's
+    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny]. Returns the record's
     offset in work, or -1 when the pool is full.
 
     A tile on c changes none of it unless c ends the row or column segment of s or of one of those groups
@@ -304,25 +260,11 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_me
         x = work[r + 1 + j]
         _less_base_shares(work, a, w_sent, players, x, row)
         _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
-    at = row + players
-    work[at] = 0
-    if need_b:
-        work[w_stl] = 0
-        _shiny_delta(work, K, Cr, Sh, side, s, n_seen, r + 1, w_stl)
-        k = work[w_stl]
-        work[at] = k
-        for i in range(1, k + 1):
-            t = work[w_stl + i]
-            work[at + 2 * i - 1] = t
-            work[at + 2 * i] = work[6 * a + t]
-            work[6 * a + t] = 0
-            work[7 * a + t] = 0
-        work[w_stl] = 0
     Sh[s] = -1
     if c >= 0:
         K[c] = tile
         Cr[c] = spawn
-    work[w_memo] = used + (at + 1 + 2 * work[at] - r)
+    work[w_memo] = used + (row + players - r)
     work[MEMO_PLANE * a + s] = 1 + (r - w_memo)
     return r
 
@@ -432,7 +374,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             if work[4 * a + t] == 0:  # untouched (the mark plane)
                 work[w_ls2 + ns] = t
                 ns += 1
-    if bounded and need_b:
+    if need_b:
         sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv)
     max_v1 = -1e300
     best_j = -1e300
@@ -484,38 +426,29 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 j = ub
             else:
                 if s >= 0 and s != c and work[memo + s] == 0:
-                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, need_b, w_stl, w_memo, w_sent, w_rays,
-                              rmax)
+                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
                     if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
                         r = -1
                 if s >= 0:
                     Sh[s] = me
-                bval = 0
+                gs = w_aff  # the groups s changes: n_changed at work[gs:]
+                n_changed = 0
                 if r >= 0:
+                    gs = r + 1
+                    n_changed = work[r]
                     darr = r + 1 + work[r]
                     for q in range(players):
                         work[row3 + q] = work[row + q] + work[darr + q]
-                    if need_b:  # the record's touched list into the sdelta plane, as `_shiny_delta` writes it
-                        at = darr + players
-                        k = work[at]
-                        work[w_stl] = k
-                        for i in range(1, k + 1):
-                            t = work[at + 2 * i - 1]
-                            work[w_stl + i] = t
-                            work[6 * a + t] = work[at + 2 * i]
-                            work[7 * a + t] = 1
                 else:
-                    if s < 0:
-                        n_seen = 0
-                    elif n_seen < 0:
-                        n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
-                    _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_aff, w_arr)
-                    if need_b:
-                        work[w_stl] = 0
-                        if s >= 0:
-                            _shiny_delta(work, K, Cr, Sh, side, s, n_seen, w_aff, w_stl)
+                    if s >= 0:
+                        if n_seen < 0:
+                            n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
+                        n_changed = n_seen
+                    _arrivals_after(obs, work, K, Cr, Sh, side, s, n_changed, w_aff, w_arr)
+                bval = 0
                 if need_b:
-                    bval = _b_touched(work, K, Cr, Sh, St, a, c, s, ng, cap, w_tl, w_stl, w_bord, w_bval)
+                    bval = b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv, w_bord,
+                                        w_bval)
                 j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:], bval))
                 if s >= 0:
                     Sh[s] = -1

@@ -5,7 +5,7 @@ observation, and the values of a hypothetical position β (docs/rules/kruki.md �
 import numpy as np
 
 from sim.jit import kernel_njit
-from sim.games.kruki.model import arrivals_at, div_small, gain_all, others_cached, score_points
+from sim.games.kruki.model import arrivals_at, div_small, gain_all, others_cached, probe_share, score_points
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
                                  O_N_TILES, O_PLAYERS, O_ROUND, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS,
                                  PL_FROZEN, PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
@@ -193,6 +193,52 @@ def b_at(work, K, Cr, Sh, St, a, c, t, ng, cap, best):
         v = score_points(K[t], St[t], ng, cap, n)
         if v > best:
             return v
+    return best
+
+
+@kernel_njit()
+def b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv, w_bord, w_bval):
+    """B(β) for β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the delta plane,
+    its touched legal shinies best first at w_tv, `kruki_bounds.sort_touched`) + the own shiny on s (s < 0: none;
+    Sh[s] set), whose flight changes are those of the n_changed groups at work[gs:]. The own shiny only takes crows
+    away from a probe, and only through those groups on its row or column, so a probe's points with the tile alone
+    bound its points on β from above: the probes are visited best bound first (the touched ones and the untouched ones
+    of `b_order`, merged), each valued exactly (its arrivals with the tile, less what each of those groups sends it
+    without s and no longer with s, `probe_share`), until no bound left can beat the best value found."""
+    best = 0
+    i = 0
+    k = 0
+    n_tv = work[w_tv]
+    n_b = work[w_bord]
+    owner = Sh[s] if s >= 0 else -1
+    while True:
+        while k < n_b and (work[w_bord + 1 + k] == s or work[4 * a + work[w_bord + 1 + k]] != 0):
+            k += 1  # s is no probe; a touched one comes from the touched list
+        while i < n_tv and work[w_tv + 2 * i + 1] == s:
+            i += 1
+        if i < n_tv and (k >= n_b or work[w_tv + 2 * i + 2] >= work[w_bval + k]):
+            t = work[w_tv + 2 * i + 1]
+            v = work[w_tv + 2 * i + 2]
+            i += 1
+        elif k < n_b:
+            t = work[w_bord + 1 + k]
+            v = work[w_bval + k]
+            k += 1
+        else:
+            break
+        if v <= best:
+            break
+        lost = 0
+        for j in range(n_changed):
+            x = work[gs + j]
+            if in_line(side, x, t):
+                Sh[s] = -1
+                lost += probe_share(K, Sh, side, x, Cr[x], t)
+                Sh[s] = owner
+                lost -= probe_share(K, Sh, side, x, Cr[x], t)
+        if lost != 0:
+            v = score_points(K[t], St[t], ng, cap, (work[t] if t != c else 0) + work[a + t] - lost)
+        best = max(best, v)
     return best
 
 

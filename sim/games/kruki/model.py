@@ -220,6 +220,39 @@ def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3)
 
 
+@kernel_njit()
+def probe_share(K, Sh, side, t, n, s):
+    """Crows the group of n crows on tile t sends to a new shiny put on the tile s, a tile on its row or column (no
+    shiny there): `add_contrib`'s term for s alone. Nothing if a gap, a shiny or a JUNK lies strictly between them,
+    or if a shiny in another direction is nearer; a split on a tie (KRUKI-26)."""
+    if t // side == s // side:
+        d = 1 if s > t else -1
+        k = s - t if s > t else t - s
+    else:
+        d = side if s > t else -side
+        k = (s - t) // side if s > t else (t - s) // side
+    c = t + d
+    for _ in range(1, k):
+        if K[c] == GAP or K[c] == JUNK or Sh[c] >= 0:
+            return 0
+        c += d
+    m_other = BIG
+    eqcnt = eqtr = 0
+    for i in range(4):
+        di = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        if di == d:
+            continue
+        e, cell, r, j = _ray(K, Sh, t, di)
+        if e < m_other:
+            m_other, eqcnt, eqtr = e, 1, r
+        elif e == m_other and e < BIG:
+            eqcnt += 1
+            eqtr += r
+    if k > m_other:
+        return 0
+    return _share(K, s, k, m_other, eqcnt, eqtr, n)
+
+
 @kernel_njit(inline="always")
 def _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3):
     """`add_contrib` given the group's four rays (nearest shiny distance, TRINKETS flag, first JUNK distance)."""
