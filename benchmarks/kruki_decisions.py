@@ -46,7 +46,7 @@ def decision_profile(strategy, players=4, games=3, repeats=5, seed=8, variants=(
                 break
             seat, decision = int(s.obs[O.O_SEAT]), int(s.obs[O.O_DECISION])
             sid = config.seats[seat].sid
-            kept_at = work_at(s.obs)[23]  # greedy's shiny decision takes (and clears) the ties its cell decision
+            kept_at = work_at(s.obs)[22]  # greedy's shiny decision takes (and clears) the ties its cell decision
             kept = s.work[kept_at]        # kept: each repeat finds them as the game left them
             started = time.perf_counter()
             for _ in range(repeats):

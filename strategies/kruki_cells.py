@@ -1,9 +1,10 @@
 """Crows (`kruki`) heuristics: the (cell, shiny) options of the tile and shiny steps (KRUKI-39..41 steps 1, 2; the
 reference's `placements`, `value` and `pick`), valued incrementally: one arrival map of the board as it stands, and
-per candidate cell only the change its tile makes; blocker's and weighted's B(β) likewise adds only the change the
-own shiny makes (`_shiny_delta`), so no option recomputes the whole map. That change is made once per shiny and
-decision (`_memo`) and reused for every cell that leaves it untouched (`_interacts`); and since Opp >= 0, stage 2
-values the cells best stage-1 value first and skips the options whose V_me is already below the best J found.
+per candidate cell only the change its tile makes; blocker's and weighted's B(β) values only the probes that can
+still be the best once the own shiny is placed (`kruki_common.b_with_shiny`), so no option recomputes the whole map.
+What the own shiny changes for the opponents is made once per shiny and decision (`_memo`) and reused for every cell
+that leaves it untouched (`_interacts`); and since Opp >= 0, stage 2 values the cells best stage-1 value first and
+skips the options whose V_me is already below the best J found.
 """
 from sim.jit import kernel_njit
 from sim.rng import below
@@ -316,8 +317,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     Returns (max v1, best J, best pref, ties at the best); the tied best shinies are also listed in the order valued at
     work[w_ties:] unless w_ties < 0 (for the shiny alone, raster order, at the second legal-shiny list w_ls2, which
     otherwise holds a cell's options). layout: `work_at`."""
-    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -581,8 +582,8 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
     raster order, c among them), the legal shinies of c whose stage-1 value and preference are the best, and stamp
     the list for that decision (`kept_shiny`). Greedy's J is the stage-1 value, so the values are the ones the shiny
     decision computes on the board with the tile. The board's legal shinies are at w_ls (nls of them)."""
-    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
@@ -621,7 +622,7 @@ def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St
     comes first, the touched ones all), and never for the own Junk (f5 is the cell decision's only). The scan
     again, with the best J as the bar, values only the options that can tie it. Otherwise the kept list is cleared.
     The board's legal shinies are at w_ls (nls of them)."""
-    w_kept = layout[23]
+    w_kept = layout[22]
     out = w_kept + KEPT_HEADER
     work[w_kept] = 0
     if own != 0:
@@ -649,7 +650,7 @@ def kept_shiny(obs, rng, work):
     """The shiny decision from the list the cell decision kept in this turn (`_keep_tied`, `_keep_tied_valued`): the
     draw among the tied best shinies, as `placements` of the shiny alone makes it; -1 when no list was kept for this
     turn."""
-    w_kept = work_at(obs)[23]
+    w_kept = work_at(obs)[22]
     if not stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_SHINIES):
         work[w_kept] = 0
         return -1
@@ -696,8 +697,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     proxy_j, proxy_v1: for the Junk options of the tile-source step, the draw proxy's best J and best stage-1 value
     on the same board (-1e300: none), which bound each Junk cell's J (`_junk_cell_upper`)."""
     layout = work_at(obs)
-    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_stl,
-     w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds

@@ -18,17 +18,16 @@ P_LAMBDA, P_SLACK, P_B_JUNK_MARGIN = (_COL["blocker"][p] for p in ("lambda", "sl
 P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "w2", "w3", "w4", "w5", "slack"))
 
 
-# Scratch: `work` int32 (work_len) = ten side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
+# Scratch: `work` int32 (work_len) = eight side*side planes — gain0 (new-shiny arrivals on the board as it stands) |
 # delta (their change after a hypothetical tile) | gainB (B(β) inside Opp, computed in full) | flag (TWO_CROWS
 # shortcut) | mark (cells in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a
-# crow group, else 0) | sdelta (the change of the arrivals after the own hypothetical shiny) | smark (cells in the
-# shiny's touched list) | memo (per legal shiny s: 1 + the offset of its shiny record in the memo pool, -1 when the
+# crow group, else 0) | memo (per legal shiny s: 1 + the offset of its shiny record in the memo pool, -1 when the
 # pool had no room, 0 not yet made) | reach (1 on the tiles whose row or column segment ends at the hypothetical
-# tile's cell); delta, mark, sdelta, smark, memo and reach are zero between uses —
+# tile's cell); delta, mark, memo and reach are zero between uses —
 # then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
 # log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
-# preference, and the sorted shinies, then the ray cache (8 per crow group), the shiny's touched list (count, then
-# cells), the legal shinies by their B value, best first (count, then cells), and those values, then three rows of
+# preference, and the sorted shinies, then the ray cache (8 per crow group), the legal shinies by their B value,
+# best first (count, then cells), and those values, then three rows of
 # the crows arriving at each seat's shiny (by seat): on the board as it stands, after a hypothetical change, after a
 # second one (tile, then shiny), the cells in the order stage 2 values them, then the memo pool (words used, then the
 # shiny records of `kruki_cells._memo`), then the legal shinies a hypothetical tile touched, by their B value with the
@@ -37,8 +36,8 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values, then the token step's kept best TWO_CROWS value (the last word).
-N_WORK_PLANES = 10  # the side*side planes at the start of work
-MEMO_PLANE, REACH_PLANE = 8, 9
+N_WORK_PLANES = 8  # the side*side planes at the start of work
+MEMO_PLANE, REACH_PLANE = 6, 7
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
 KEPT_HEADER = 10  # a kept choice: its tag and stamp (8 ints), then the count and the tied shinies (or none)
 KEPT_SHINIES, KEPT_PAIRS = 1, 2  # the tags: the cell decision's tied shinies, the token step's TWO_CROWS ties
@@ -46,9 +45,8 @@ KEPT_SHINIES, KEPT_PAIRS = 1, 2  # the tags: the cell decision's tied shinies, t
 
 @kernel_njit()
 def memo_record_max(n):
-    """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat,
-    count and (cell, change) pairs of its touched list."""
-    return 2 + n + MAX_PLAYERS + 2 * (n + 2)
+    """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat."""
+    return 1 + n + MAX_PLAYERS
 
 
 @kernel_njit()
@@ -67,8 +65,7 @@ def work_layout(side, n, crows):
     w_tl = w_ext + 3 * (n + 2)
     w_grp = w_tl + n + 4  # group sizes | touched members | preferences | shinies by value, n + 2 each
     w_rays = w_grp + 4 * (n + 2)
-    w_stl = w_rays + 8 * (n + 2)
-    w_bord = w_stl + n + 4
+    w_bord = w_rays + 8 * (n + 2)
     w_bval = w_bord + n + 3
     w_arr = w_bval + n + 2
     w_ord = w_arr + 3 * MAX_PLAYERS
@@ -79,7 +76,7 @@ def work_layout(side, n, crows):
     w_sent = w_tv + 1 + 2 * (n + 4)
     w_kept = w_sent + MAX_PLAYERS * (n + 2)
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
-            w_stl, w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_kept + KEPT_HEADER + n + 2,
+            w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_kept + KEPT_HEADER + n + 2,
             f_grp + 2 * (n + 2) + 1)
 
 
@@ -185,11 +182,10 @@ def b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap):
 
 
 @kernel_njit(inline="always")
-def b_at(work, K, Cr, Sh, St, a, c, t, ng, cap, best):
-    """max(best, the points of a new shiny on t in β) when t is a legal shiny tile of β: gain0 + delta + sdelta
-    crows there (gain0 is stale on the hypothetical tile's cell c)."""
+def b_at(work, K, Cr, Sh, St, a, t, ng, cap, best):
+    """max(best, the points of a new shiny on t in β) when t is a legal shiny tile of β: gain0 + delta crows there."""
     if K[t] != JUNK and Cr[t] == 0 and Sh[t] < 0:
-        n = (work[t] if t != c else 0) + work[a + t] + work[6 * a + t]
+        n = work[t] + work[a + t]
         v = score_points(K[t], St[t], ng, cap, n)
         if v > best:
             return v
@@ -252,11 +248,11 @@ def sent_to(m, d0, d1, d2, d3, n, target):
 
 @kernel_njit()
 def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
-    """max(best, the B value of the best legal shiny of `b_order` that no change touched — in neither the mark nor the
-    smark plane — and that is none of skip_a, skip_b, skip_c, the cells whose legality the change decides)."""
+    """max(best, the B value of the best legal shiny of `b_order` that the change did not touch (the mark plane) and
+    that is none of skip_a, skip_b, skip_c, the cells whose legality the change decides)."""
     for k in range(work[w_bord]):
         t = work[w_bord + 1 + k]
-        if t != skip_a and t != skip_b and t != skip_c and work[4 * a + t] == 0 and work[7 * a + t] == 0:
+        if t != skip_a and t != skip_b and t != skip_c and work[4 * a + t] == 0:
             return max(best, work[w_bval + k])
     return best
 
@@ -364,7 +360,7 @@ def final_value(mode, params, v1, obs, work, K, Cr, Sh, St, Fr, side, tiles, n_t
     if mode == GREEDY:
         return v1
     a = side * side
-    arr = work[work_at(obs)[18]:]  # w_arr
+    arr = work[work_at(obs)[17]:]  # w_arr
     opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr)
     bval = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, extra, work[2 * a:3 * a], ng, cap) \
         if waiting_opponent(obs) else 0

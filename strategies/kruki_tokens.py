@@ -59,7 +59,7 @@ def _static_value(obs, params, mode, work, kind):
     same functions on the same integers as the full valuation, so the same J."""
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     layout = work_at(obs)
-    w_bord, w_bval, w_arr = layout[16], layout[17], layout[18]
+    w_bord, w_bval, w_arr = layout[15], layout[16], layout[17]
     me = obs[O_SEAT]
     my = obs[O_SHINY_OF + me]
     ng = obs[O_NO_GRAVEYARDS]
@@ -93,7 +93,7 @@ def _moves_base(obs, work):
     shiny (the first arrivals row)."""
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     layout = work_at(obs)
-    w_ls, w_bord, w_bval, w_arr = layout[5], layout[16], layout[17], layout[18]
+    w_ls, w_bord, w_bval, w_arr = layout[5], layout[15], layout[16], layout[17]
     gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:side * side])
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     b_order(work, K, St, w_ls, nls, w_bord, w_bval, obs[O_NO_GRAVEYARDS], obs[O_RULES + R_SCORE_CAP])
@@ -188,7 +188,7 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     a = side * side
     layout = work_at(obs)
-    w_x, w_tl, w_bord, w_bval, w_arr = layout[4], layout[10], layout[16], layout[17], layout[18]
+    w_x, w_tl, w_bord, w_bval, w_arr = layout[4], layout[10], layout[15], layout[16], layout[17]
     me = obs[O_SEAT]
     my = obs[O_SHINY_OF + me]
     players = obs[O_PLAYERS]
@@ -254,9 +254,9 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
             if f1 > 0:
                 add_contrib(K, Sh, side, x, f1, 1, delta, True, mark, tl)
         for i in range(1, tl[0] + 1):
-            bval = b_at(work, K, Cr, Sh, St, a, -1, tl[i], ng, cap, bval)
+            bval = b_at(work, K, Cr, Sh, St, a, tl[i], ng, cap, bval)
         for j in range(nx):
-            bval = b_at(work, K, Cr, Sh, St, a, -1, work[w_x + 5 * j], ng, cap, bval)
+            bval = b_at(work, K, Cr, Sh, St, a, work[w_x + 5 * j], ng, cap, bval)
         bval = best_untouched(work, a, w_bord, w_bval, work[w_x], work[w_x + 5] if nx > 1 else -1,
                               work[w_x + 10] if nx > 2 else -1, bval)
         for i in range(1, tl[0] + 1):
@@ -430,23 +430,23 @@ def _keep_pairs(obs, rng, work, fwork, best, ties_two):
     the token is played), so that decision would value the same candidates the same: its best is this best, and its
     ties these."""
     layout = work_at(obs)
-    w_kept = layout[23]
+    w_kept = layout[22]
     stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS)
     work[w_kept] = KEPT_PAIRS
     work[w_kept + 8] = ties_two
-    fwork[layout[25] - 1] = best
+    fwork[layout[24] - 1] = best
 
 
 @kernel_njit()
 def _kept_pairs(obs, rng, work, fwork):
     """(best value, ties) kept by this turn's token step for its pair decision (`_keep_pairs`); ties 0 when none."""
     layout = work_at(obs)
-    w_kept = layout[23]
+    w_kept = layout[22]
     if not stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS):
         work[w_kept] = 0
         return 0.0, 0
     work[w_kept] = 0
-    return fwork[layout[25] - 1], work[w_kept + 8]
+    return fwork[layout[24] - 1], work[w_kept + 8]
 
 
 @kernel_njit(inline="always")

@@ -174,7 +174,7 @@ def test_shiny_decision_from_the_kept_ties_is_the_full_valuation(strategy, varia
             break
         if s.obs[O.O_DECISION] != O.D_SHINY:
             continue
-        w_kept = work_at(s.obs)[23]
+        w_kept = work_at(s.obs)[22]
         sid = config.seats[int(s.obs[O.O_SEAT])].sid
         if earlier is not None:  # the previous shiny decision's kept list does not fit this turn
             assert kept_shiny(s.obs, s.rng.copy(), earlier) == -1
@@ -220,7 +220,7 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
                 allow = 1 << TWO_CROWS
                 listed = _listed_pick(s.obs, params, listed_rng, s.work, allow)
                 unkept = s.work.copy()
-                unkept[work_at(s.obs)[23]] = 0
+                unkept[work_at(s.obs)[22]] = 0
                 for work in (unkept, s.work.copy()):
                     counted_rng = s.rng.copy()
                     counted = _token_pick(s.obs, params, O.GREEDY, counted_rng, work, s.fwork.copy(), allow, -1, -1)
@@ -261,7 +261,7 @@ def test_pair_decision_from_the_kept_ties_is_the_full_valuation(strategy):
             if s.obs[O.O_DECISION] != O.D_PAIR:
                 continue
             params = sparams[int(s.obs[O.O_SEAT])]
-            w_kept = work_at(s.obs)[23]
+            w_kept = work_at(s.obs)[22]
             kept += int(s.work[w_kept] == KEPT_PAIRS)
             full = s.work.copy()
             full[w_kept] = 0
