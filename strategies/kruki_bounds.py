@@ -19,7 +19,7 @@ the full valuation. When no opponent's shiny and no probe that decides B(β) can
 are the values themselves, and stage 2 takes the bound as J (the same sums in the same order as the full valuation).
 """
 from sim.jit import kernel_njit
-from sim.games.kruki.model import score_points
+from sim.games.kruki.model import row_of, score_points
 from sim.games.kruki.obs import O_PLAYERS, O_SEAT, O_SHINY_OF
 from sim.games.kruki.rules import GAP, GRAVEYARD, JUNK, MAX_PLAYERS
 from strategies.kruki_common import nearest_cached, opp_value, waiting_opponents, with_opp
@@ -51,7 +51,7 @@ def sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv):
 @kernel_njit(inline="always")
 def _crows_in_line(work, side, t, n_lose, w_rc):
     """The crows of the groups that may lose crows to s (at w_rc: row, column, crows) on a row or column of t."""
-    y = t // side
+    y = row_of(side, t)
     x = t - y * side
     total = 0
     for j in range(n_lose):
@@ -110,7 +110,7 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
     are the values themselves, so the bound is J, computed as the full valuation computes it."""
     for j in range(n_seen):
         x = work[gs + j]
-        y = x // side
+        y = row_of(side, x)
         work[w_rc + 3 * j] = y
         work[w_rc + 3 * j + 1] = x - y * side
         work[w_rc + 3 * j + 2] = Cr[x]

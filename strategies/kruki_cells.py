@@ -90,6 +90,41 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
 
 
 @kernel_njit()
+def _save_cell(work, a, w_tl, w_csave, w_pool, pool_len, ci, used):
+    """Keep the tile change `_apply_cell` wrote for the cell ci of a decision (its touched list and their delta) in
+    the pool at w_pool, which has `used` of its pool_len words taken; the cell's offset goes to work[w_csave + ci]
+    (-1 when it does not fit). Stage 2 then restores it (`_restore_cell`) instead of applying the tile again: the
+    board, the shinies and the ray cache are the same in both stages. Returns the words taken."""
+    k = work[w_tl]
+    if used + 1 + 2 * k > pool_len:
+        work[w_csave + ci] = -1
+        return used
+    work[w_csave + ci] = used
+    at = w_pool + used
+    work[at] = k
+    for i in range(1, k + 1):
+        t = work[w_tl + i]
+        work[at + 2 * i - 1] = t
+        work[at + 2 * i] = work[a + t]
+    return used + 1 + 2 * k
+
+
+@kernel_njit()
+def _restore_cell(work, K, Cr, a, w_tl, at, c, tile, spawn):
+    """What `_apply_cell` of the tile on c writes, from the change `_save_cell` kept at work[at:]: the tile and its
+    crows on the planes, the delta and mark planes at the touched cells, and the touched list."""
+    k = work[at]
+    work[w_tl] = k
+    for i in range(1, k + 1):
+        t = work[at + 2 * i - 1]
+        work[w_tl + i] = t
+        work[a + t] = work[at + 2 * i]
+        work[4 * a + t] = 1
+    K[c] = tile
+    Cr[c] = spawn
+
+
+@kernel_njit()
 def _undo_cell(work, K, Cr, side, w_tl, c):
     """Lift the hypothetical tile on c again and clear the delta and mark planes at the touched cells."""
     a = side * side
@@ -306,7 +341,7 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 @kernel_njit()
 def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor,
-            bar, w_ties):
+            bar, w_ties, saved):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (the single
     option s = -1 if there is none), one by one: for the shiny alone in raster order; for a cell those the tile
     touched, then the untouched ones best stage-1 value first, down to the floor and the best J found.
@@ -316,9 +351,10 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     J of this cell so far can neither win nor tie, and is not valued in full.
     Returns (max v1, best J, best pref, ties at the best); the tied best shinies are also listed in the order valued at
     work[w_ties:] unless w_ties < 0 (for the shiny alone, raster order, at the second legal-shiny list w_ls2, which
-    otherwise holds a cell's options). layout: `work_at`."""
+    otherwise holds a cell's options). saved: the offset of the cell's tile change in the pool (`_save_cell`), or -1
+    to apply the tile again. layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
-     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -347,7 +383,10 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             n_see_c = _seen_groups(work, K, Cr, Sh, Fr, side, c, w_save)
             for j in range(n_see_c):
                 _less_base_shares(work, a, w_sent, players, work[w_save + j], row)
-        _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+        if saved >= 0:
+            _restore_cell(work, K, Cr, a, w_tl, w_pool + saved, c, tile, spawn)
+        else:
+            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
         for j in range(n_see_c):
             _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], 1, row)
         if stage == 2 and spawn > 0:
@@ -583,7 +622,7 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
     the list for that decision (`kept_shiny`). Greedy's J is the stage-1 value, so the values are the ones the shiny
     decision computes on the board with the tile. The board's legal shinies are at w_ls (nls of them)."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
-     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, wl, fl) = layout
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
@@ -613,7 +652,7 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
 
 @kernel_njit()
 def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls, c, tile, spawn, own,
-                      floor, max_v1, best_j):
+                      floor, max_v1, best_j, saved):
     """Blocker's or weighted's cell decision chose c with the best J `best_j`: list, in raster order, the shinies
     of c's options that tie it, and stamp the list for the shiny decision that follows (`kept_shiny`). That decision
     values the options (c, s) again on the board with the tile: the same positions β, so the same J. Its floor is
@@ -621,14 +660,14 @@ def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St
     the list is kept only when c has that best stage-1 value (the stage-2 scan visits it: the best untouched option
     comes first, the touched ones all), and never for the own Junk (f5 is the cell decision's only). The scan
     again, with the best J as the bar, values only the options that can tie it. Otherwise the kept list is cleared.
-    The board's legal shinies are at w_ls (nls of them)."""
+    The board's legal shinies are at w_ls (nls of them); saved: the cell's saved tile change (`_save_cell`)."""
     w_kept = layout[22]
     out = w_kept + KEPT_HEADER
     work[w_kept] = 0
     if own != 0:
         return
     mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own,
-                                nls, 2, floor, best_j, out)
+                                nls, 2, floor, best_j, out, saved)
     if mv != max_v1:
         return
     for i in range(1, count):  # insertion sort into raster order
@@ -698,7 +737,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     on the same board (-1e300: none), which bound each Junk cell's J (`_junk_cell_upper`)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
-     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, wl, fl) = layout
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
@@ -713,11 +752,14 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         n_groups = _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap,
                            tokens_left, w_cnt)
         legal_c = tile != JUNK and sp == 0
+        used = 0
         for ci in range(nc):
             c = obs[cells_at + ci]
             _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
             mv, bj, bp, t = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c,
                                          legal_c, own, ng, cap, tokens_left)
+            if mode != GREEDY:  # stage 2 restores it
+                used = _save_cell(work, a, w_tl, w_csave, w_pool, wl - w_pool, ci, used)
             _undo_cell(work, K, Cr, side, w_tl, c)
             if mv > max_v1:
                 max_v1 = mv
@@ -730,7 +772,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         else:  # stage 2 needs the crow groups' indices (`_base_shares`)
             gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
         mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
-                                1, 0.0, 0.0, w_ls2)
+                                1, 0.0, 0.0, w_ls2, -1)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
@@ -765,7 +807,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 continue
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
-                                    nls, 2, floor, best_so_far, w_ls2 if c < 0 else -1)
+                                    nls, 2, floor, best_so_far, w_ls2 if c < 0 else -1,
+                                    work[w_csave + ci] if c >= 0 else -1)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -800,7 +843,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                            obs[cells_at + chosen_ci], tile, sp, own, best_j, best_p)
             else:
                 _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls,
-                                  obs[cells_at + chosen_ci], tile, sp, own, floor, max_v1, best_j)
+                                  obs[cells_at + chosen_ci], tile, sp, own, floor, max_v1, best_j,
+                                  work[w_csave + chosen_ci])
     for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
         work[5 * a + tiles[i]] = 0
         work[MEMO_PLANE * a + tiles[i]] = 0

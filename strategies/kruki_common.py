@@ -5,7 +5,8 @@ observation, and the values of a hypothetical position Î² (docs/rules/kruki.md Â
 import numpy as np
 
 from sim.jit import kernel_njit
-from sim.games.kruki.model import arrivals_at, div_small, gain_all, others_cached, probe_share, score_points
+from sim.games.kruki.model import (arrivals_at, div_small, gain_all, others_cached, probe_share, row_of,
+                                   score_points)
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
                                  O_N_TILES, O_PLAYERS, O_ROUND, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS,
                                  PL_FROZEN, PL_KIND, PL_SHINY, PL_STONES, R_CROWS, R_TILES_EMPTY, WEIGHTED)
@@ -33,12 +34,15 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # shiny records of `kruki_cells._memo`), then the legal shinies a hypothetical tile touched, by their B value with the
 # tile, best first (count, then (cell, value) pairs: `kruki_bounds`), then per crow group (by its ray-cache index)
 # the crows it sends to each seat's shiny on the board as it stands (`kruki_cells._base_shares`), then the tied
-# best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`);
+# best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`),
+# then per cell of a decision the offset of its saved tile change in the pool that follows (-1: not saved), and that
+# pool (per cell: count, then (cell, delta) pairs of its touched list: `kruki_cells._save_cell`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values, then the token step's kept best TWO_CROWS value (the last word).
 N_WORK_PLANES = 8  # the side*side planes at the start of work
 MEMO_PLANE, REACH_PLANE = 6, 7
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
+CELL_POOL_WORDS = 16  # the pool of the cells' saved tile changes holds 16 * (n + 4) words (about eight of the largest)
 KEPT_HEADER = 10  # a kept choice: its tag and stamp (8 ints), then the count and the tied shinies (or none)
 KEPT_SHINIES, KEPT_PAIRS = 1, 2  # the tags: the cell decision's tied shinies, the token step's TWO_CROWS ties
 
@@ -75,8 +79,11 @@ def work_layout(side, n, crows):
     w_tv = w_memo + 1 + MEMO_RECORDS * memo_record_max(n)
     w_sent = w_tv + 1 + 2 * (n + 4)
     w_kept = w_sent + MAX_PLAYERS * (n + 2)
+    w_csave = w_kept + KEPT_HEADER + n + 2
+    w_pool = w_csave + mc
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
-            w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_kept + KEPT_HEADER + n + 2,
+            w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool,
+            w_pool + CELL_POOL_WORDS * (n + 4),
             f_grp + 2 * (n + 2) + 1)
 
 
@@ -335,7 +342,7 @@ def opp_lowers_j(mode, params):
 @kernel_njit(inline="always")
 def in_line(side, x, t):
     """Whether cells x and t share a row or a column."""
-    return x // side == t // side or x % side == t % side
+    return row_of(side, x) == row_of(side, t) or (x - t) == side * (row_of(side, x) - row_of(side, t))
 
 
 @kernel_njit(inline="always")

@@ -434,7 +434,7 @@ def _keep_pairs(obs, rng, work, fwork, best, ties_two):
     stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS)
     work[w_kept] = KEPT_PAIRS
     work[w_kept + 8] = ties_two
-    fwork[layout[24] - 1] = best
+    fwork[layout[-1] - 1] = best
 
 
 @kernel_njit()
@@ -446,7 +446,7 @@ def _kept_pairs(obs, rng, work, fwork):
         work[w_kept] = 0
         return 0.0, 0
     work[w_kept] = 0
-    return fwork[layout[24] - 1], work[w_kept + 8]
+    return fwork[layout[-1] - 1], work[w_kept + 8]
 
 
 @kernel_njit(inline="always")

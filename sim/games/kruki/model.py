@@ -32,6 +32,15 @@ def div_small(n, m):
 
 
 @kernel_njit(inline="always")
+def row_of(side, x):
+    """x // side for a cell x >= 0, by a multiplication: (x + 1/2) / side lies at least 1/(2 side) from any integer,
+    far more than the rounding of (x + 1/2) * (1 / side) for any board, so the floor is exact. An integer division
+    takes tens of cycles, and the bounds and token moves ask which cells share a line tens of thousands of times per
+    game; inlined in a loop, the reciprocal is taken once."""
+    return int((x + 0.5) * (1.0 / side))
+
+
+@kernel_njit(inline="always")
 def _ray(K, Sh, t, d):
     """Walk from tile t in step d until a gap: (distance of the nearest shiny or BIG, its cell, 1 if it is on
     TRINKETS, distance of the first JUNK before it or BIG)."""
@@ -225,12 +234,13 @@ def probe_share(K, Sh, side, t, n, s):
     """Crows the group of n crows on tile t sends to a new shiny put on the tile s, a tile on its row or column (no
     shiny there): `add_contrib`'s term for s alone. Nothing if a gap, a shiny or a JUNK lies strictly between them,
     or if a shiny in another direction is nearer; a split on a tie (KRUKI-26)."""
-    if t // side == s // side:
+    rows = row_of(side, s) - row_of(side, t)
+    if rows == 0:
         d = 1 if s > t else -1
         k = s - t if s > t else t - s
     else:
         d = side if s > t else -side
-        k = (s - t) // side if s > t else (t - s) // side
+        k = rows if rows > 0 else -rows
     c = t + d
     for _ in range(1, k):
         if K[c] == GAP or K[c] == JUNK or Sh[c] >= 0:
