@@ -8,8 +8,8 @@ from sim.games.kruki.obs import (D_PAIR, D_TARGET, D_TOKEN, GREEDY, O_AT_OPT_A, 
                                  O_CTX_PAIR_B, O_CTX_TOKEN, O_DECISION, O_N_OPTIONS, O_N_TILES, O_NO_GRAVEYARDS,
                                  O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, R_SCORE_CAP, R_TOKEN_KEEP)
 from sim.games.kruki.rules import GAP, GRAVESTONES, MAX_PLAYERS, NO_FLOCKING, NO_GRAVEYARDS, TWO_CROWS
-from strategies.kruki_common import (KEPT_PAIRS, b_at, b_order, best_untouched, final_value, in_line, index_of,
-                                     legal_shinies, opp_lowers_j, opp_value, planes, sent_to, stage1_value,
+from strategies.kruki_common import (KEPT_PAIRS, TOKEN_TIES, b_at, b_order, best_untouched, final_value, in_line,
+                                     index_of, legal_shinies, opp_lowers_j, opp_value, planes, sent_to, stage1_value,
                                      stamp_turn, v1_grows, waiting_opponent, with_opp, work_at)
 
 
@@ -301,7 +301,8 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     """Enumerate the token candidates (kind, then target order, as the reference) allowed by the bit mask `allow`
     (TWO_CROWS restricted to the pair (pair_a, pair_b) when pair_a >= 0). Returns (best value, ties at it, kind, a,
     b, d of the target-th candidate valued `key` when target >= 0, else of the first candidate valued the best, and
-    how many TWO_CROWS candidates are valued the best)."""
+    how many TWO_CROWS candidates are valued the best). When target < 0 the candidates tied at the best are also
+    listed, in this order, at the token ties list (the first TOKEN_TIES of them, `_listed_tie`)."""
     a = obs[O_SIDE] * obs[O_SIDE]
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
     me = obs[O_SEAT]
@@ -312,6 +313,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     ties = 0
     ties_two = 0
     k1, a1, b1, d1 = -1, -1, -1, -1  # the first candidate valued `best` (when target < 0)
+    w_tties = work_at(obs)[25]
     prepared = False
     for kind in range(4):
         if (allow >> kind) & 1 == 0:
@@ -370,7 +372,9 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                                 ties += 1
                         elif v > best:
                             best, ties, ties_two, k1, a1, b1, d1 = v, 1, 1, TWO_CROWS, ta, tb, td
+                            _list_tie(work, w_tties, 0, TWO_CROWS, ta, tb, td)
                         elif v == best:
+                            _list_tie(work, w_tties, ties, TWO_CROWS, ta, tb, td)
                             ties += 1
                             ties_two += 1
             if fast:
@@ -394,20 +398,44 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                     ties += 1
             elif v > best:
                 best, ties, ties_two, k1, a1, b1, d1 = v, 1, 0, kind, t, -1, -1
+                _list_tie(work, w_tties, 0, kind, t, -1, -1)
             elif v == best:
+                _list_tie(work, w_tties, ties, kind, t, -1, -1)
                 ties += 1
     return best, ties, k1, a1, b1, d1, ties_two
+
+
+@kernel_njit(inline="always")
+def _list_tie(work, w_tties, i, kind, ta, tb, td):
+    """Write the token candidate (kind, a, b, d) as the i-th tied at the best of a scan, if the list has room."""
+    if i < TOKEN_TIES:
+        at = w_tties + 4 * i
+        work[at], work[at + 1], work[at + 2], work[at + 3] = kind, ta, tb, td
+
+
+@kernel_njit()
+def _listed_tie(work, w_tties, i, two_crows_only):
+    """(kind, a, b, d) of the i-th candidate of the token ties list (`_token_scan`), or of its i-th TWO_CROWS one."""
+    at = w_tties
+    while True:
+        if not two_crows_only or work[at] == TWO_CROWS:
+            if i == 0:
+                return work[at], work[at + 1], work[at + 2], work[at + 3]
+            i -= 1
+        at += 4
 
 
 @kernel_njit()
 def _token_pick(obs, params, mode, rng, work, fwork, allow, pair_a, pair_b):
     """The reference's `pick` over the token candidates: (value, kind, a, b, d, TWO_CROWS candidates valued the
-    best), kind -1 when there is none. The TWO_CROWS pair step takes the best value and its ties from the token step
-    of its turn when that kept them (`_kept_pairs`), else greedy's counts its candidates (`_greedy_two_crows`); both
-    then list them only up to the drawn one."""
+    best, whether the token ties list holds every candidate at the best), kind -1 when there is none. The drawn
+    candidate comes from the ties list where the scan listed them all. The TWO_CROWS pair step takes the best value,
+    its ties and their list from the token step of its turn when that kept them (`_kept_pairs`), else greedy's counts
+    its candidates (`_greedy_two_crows`); without a list, candidates are listed again only up to the drawn one."""
     my = obs[O_SHINY_OF + obs[O_SEAT]]
+    w_tties = work_at(obs)[25]
     pair_step = allow == 1 << TWO_CROWS and pair_a < 0 and my >= 0
-    best, ties = _kept_pairs(obs, rng, work, fwork) if pair_step else (0.0, 0)
+    best, ties, listed = _kept_pairs(obs, rng, work, fwork) if pair_step else (0.0, 0, False)
     counted = ties > 0 or (mode == GREEDY and pair_step)
     k, ta, tb, td, ties_two = TWO_CROWS, -1, -1, -1, 0
     if ties == 0:
@@ -415,38 +443,44 @@ def _token_pick(obs, params, mode, rng, work, fwork, allow, pair_a, pair_b):
             best, ties = _greedy_two_crows(obs, work, my)
         else:
             best, ties, k, ta, tb, td, ties_two = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
+            listed = ties <= TOKEN_TIES
     if ties == 0:
-        return 0.0, -1, -1, -1, -1, 0
+        return 0.0, -1, -1, -1, -1, 0, False
     i = below(rng, ties) if ties > 1 else 0
-    if i > 0 or counted:  # the drawn candidate is not the first of the tied best found: list up to it
+    if listed and (i > 0 or counted):  # the drawn candidate from the ties list (the token step's, when kept)
+        k, ta, tb, td = _listed_tie(work, w_tties, i, counted)
+    elif i > 0 or counted:  # the drawn candidate is not the first of the tied best found: list up to it
         k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)[2:6]
-    return best, k, ta, tb, td, ties_two
+    return best, k, ta, tb, td, ties_two, listed
 
 
 @kernel_njit()
-def _keep_pairs(obs, rng, work, fwork, best, ties_two):
+def _keep_pairs(obs, rng, work, fwork, best, ties_two, listed):
     """The token step chose TWO_CROWS: keep its best value and how many TWO_CROWS candidates reach it for the pair
-    decision that follows (`_kept_pairs`). Nothing changes between the two (the board, the shinies, the hands until
-    the token is played), so that decision would value the same candidates the same: its best is this best, and its
-    ties these."""
+    decision that follows (`_kept_pairs`), and whether its scan listed all of them (the token ties list, which no
+    scan overwrites before that decision). Nothing changes between the two (the board, the shinies, the hands until
+    the token is played), so that decision would value the same candidates the same: its best is this best, its ties
+    these, in the same order."""
     layout = work_at(obs)
     w_kept = layout[22]
     stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS)
     work[w_kept] = KEPT_PAIRS
     work[w_kept + 8] = ties_two
+    work[w_kept + 9] = 1 if listed else 0
     fwork[layout[-1] - 1] = best
 
 
 @kernel_njit()
 def _kept_pairs(obs, rng, work, fwork):
-    """(best value, ties) kept by this turn's token step for its pair decision (`_keep_pairs`); ties 0 when none."""
+    """(best value, ties, whether the ties are listed) kept by this turn's token step for its pair decision
+    (`_keep_pairs`); ties 0 when none."""
     layout = work_at(obs)
     w_kept = layout[22]
     if not stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS):
         work[w_kept] = 0
-        return 0.0, 0
+        return 0.0, 0, False
     work[w_kept] = 0
-    return fwork[layout[-1] - 1], work[w_kept + 8]
+    return fwork[layout[-1] - 1], work[w_kept + 8], work[w_kept + 9] == 1
 
 
 @kernel_njit(inline="always")
@@ -556,8 +590,9 @@ def token_decision(obs, params, mode, rng, work, fwork):
                 allow |= 1 << obs[at_a + i]
         if mode == GREEDY:
             best, k, ties_two = _greedy_token_kind(obs, params, rng, work, allow)
+            listed = False  # greedy counts its TWO_CROWS candidates
         else:
-            best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, allow, -1, -1)
+            best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, allow, -1, -1)
         if k < 0:
             return 0
         # a candidate was valued, so blocker's and weighted's base is in place (`_token_scan`)
@@ -567,14 +602,14 @@ def token_decision(obs, params, mode, rng, work, fwork):
         if gain <= obs[O_RULES + R_TOKEN_KEEP]:
             return 0
         if k == TWO_CROWS:  # the pair decision follows and would find the same best and ties again
-            _keep_pairs(obs, rng, work, fwork, best, ties_two)
+            _keep_pairs(obs, rng, work, fwork, best, ties_two, listed)
         return index_of(obs, k)
     token = obs[O_CTX_TOKEN]
     if dec == D_TARGET:
-        best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
+        best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
         return index_of(obs, ta) if k >= 0 else 0
     if dec == D_PAIR:
-        best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
+        best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
         if k < 0:
             return 0
         at_b = obs[O_AT_OPT_B]
@@ -582,6 +617,6 @@ def token_decision(obs, params, mode, rng, work, fwork):
             if obs[at_a + i] == ta and obs[at_b + i] == tb:
                 return i
         return 0
-    best, k, ta, tb, td, ties_two = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, obs[O_CTX_PAIR_A],
-                                                obs[O_CTX_PAIR_B])
+    best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token,
+                                                        obs[O_CTX_PAIR_A], obs[O_CTX_PAIR_B])
     return index_of(obs, td) if k >= 0 else 0

@@ -14,9 +14,9 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import _junk_value, choose_builtin
 from strategies.kruki_cells import kept_shiny, placements
-from strategies.kruki_common import KEPT_PAIRS, P_B_JUNK_MARGIN, index_of, work_at
-from strategies.kruki_tokens import (_greedy_token_kind, _moves_base, _static_value, _token_pick, _token_scan,
-                                     _token_value)
+from strategies.kruki_common import KEPT_PAIRS, P_B_JUNK_MARGIN, TOKEN_TIES, index_of, work_at
+from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
+                                     _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
 from tests.kruki.heuristic_games import COMBOS
 
@@ -297,6 +297,35 @@ def test_tokens_that_move_no_crow_valued_from_the_base_as_in_full(strategy, vari
                           for k in kinds], stop_at
         checked += len(kinds)
     assert checked >= 60, checked
+
+
+@pytest.mark.parametrize("strategy", ["weighted", "blocker"])
+def test_token_ties_listed_by_the_scan_are_the_listed_again(strategy):
+    """A token scan lists its candidates tied at the best (`_listed_tie`), and the drawn one is read there instead of
+    listing the candidates again up to it: at every token step of a game, each listed tie equals the one the scan
+    again finds at that index, for every kind and for TWO_CROWS alone."""
+    config = make_config(SPEC, 4, strategy, sets={"tokens_two_crows": 10, "tokens_no_flocking": 10}, seed=8)
+    checked = 0
+    for stop_at in range(1000):
+        stopped, s, sparams = _state_at(config, 3, stop_at)
+        if not stopped:
+            break
+        if s.obs[O.O_DECISION] != O.D_TOKEN:
+            continue
+        params = sparams[int(s.obs[O.O_SEAT])]
+        mode = config.seats[0].sid
+        allow = 0
+        for i in range(int(s.obs[O.O_N_OPTIONS])):
+            if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
+                allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
+        w_tties = work_at(s.obs)[25]
+        for mask, two_only in ((allow, False), (allow & (1 << TWO_CROWS), True)):
+            best, ties = _token_scan(s.obs, params, mode, s.work, mask, -1, -1, 0.0, -1)[:2]
+            listed = [_listed_tie(s.work, w_tties, i, two_only) for i in range(min(ties, TOKEN_TIES))]
+            again = [_token_scan(s.obs, params, mode, s.work, mask, -1, -1, best, i)[2:6] for i in range(len(listed))]
+            assert listed == again, stop_at
+            checked += len(listed)
+    assert checked >= 30, checked
 
 
 def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
