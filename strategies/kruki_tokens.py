@@ -32,11 +32,7 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
         Cr[ta] -= 1
         Cr[tb] -= 1
         Cr[td] += 2
-    if my >= 0:
-        n = arrivals_at(K, Cr, Sh, Fr, side, my)
-        v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, n, my, 0, False, False)
-    else:
-        v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
+    v1 = _own_v1(mode, params, K, St, ng, cap, my, arrivals_at(K, Cr, Sh, Fr, side, my) if my >= 0 else 0)
     j = final_value(mode, params, v1, obs, work, K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, ng, cap)
     if kind == GRAVESTONES:
         St[ta] -= 1
@@ -47,6 +43,14 @@ def _token_value(obs, params, mode, work, kind, ta, tb, td):
         Cr[tb] += 1
         Cr[td] -= 2
     return j
+
+
+@kernel_njit(inline="always")
+def _own_v1(mode, params, K, St, ng, cap, my, n):
+    """The stage-1 value of the own shiny on my with n crows arriving there (my < 0: no shiny this round)."""
+    if my >= 0:
+        return stage1_value(mode, params, K[my], St[my], ng, cap, n, my, 0, False, False)[0]
+    return stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)[0]
 
 
 @kernel_njit()
@@ -68,10 +72,7 @@ def _static_value(obs, params, mode, work, kind):
         ng = 1
     elif kind == GRAVESTONES:
         St[my] += 1
-    if my >= 0:
-        v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, work[w_arr + me], my, 0, False, False)
-    else:
-        v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
+    v1 = _own_v1(mode, params, K, St, ng, cap, my, work[w_arr + me])
     bval = 0
     if waiting_opponent(obs):
         if kind == NO_GRAVEYARDS:
@@ -234,11 +235,7 @@ def _moves_value(obs, params, mode, work, kind, ta, tb, td, at_least):
             if s >= 0:
                 work[w_arr + MAX_PLAYERS + q] += sent_to(m, d0, d1, d2, d3, f1, s) - \
                     sent_to(m, d0, d1, d2, d3, f0, s) + (c1 - c0 if x == s else 0)
-    if my >= 0:
-        v1, p = stage1_value(mode, params, K[my], St[my], ng, cap, work[w_arr + MAX_PLAYERS + me], my, 0, False,
-                             False)
-    else:
-        v1, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, 0, False, False)
+    v1 = _own_v1(mode, params, K, St, ng, cap, my, work[w_arr + MAX_PLAYERS + me])
     bval = 0
     bound = 1e300
     if bounded:

@@ -120,6 +120,25 @@ def _state_at(config, game_index, stop_at):
     return stopped, scratch, sparams
 
 
+def _decisions(config, game_index, decision):
+    """(stop index, scratch, seat's strategy parameters) at every `decision` of a game, each from a replay to it."""
+    for stop_at in range(1000):
+        stopped, s, sparams = _state_at(config, game_index, stop_at)
+        if not stopped:
+            return
+        if s.obs[O.O_DECISION] == decision:
+            yield stop_at, s, sparams[int(s.obs[O.O_SEAT])]
+
+
+def _offered_kinds(obs):
+    """The token kinds a token step offers (its options but the pass), as a bit mask."""
+    allow = 0
+    for i in range(int(obs[O.O_N_OPTIONS])):
+        if obs[obs[O.O_AT_OPT_A] + i] >= 0:
+            allow |= 1 << int(obs[obs[O.O_AT_OPT_A] + i])
+    return allow
+
+
 def _refill(s, players):
     o = s.obs
     kernel_state.fill_obs(s, players, int(o[O.O_SEAT]), int(o[O.O_DECISION]), int(o[O.O_N_OPTIONS]),
@@ -227,10 +246,7 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
                     assert counted[:5] == listed and (counted_rng == listed_rng).all(), (game, stop_at)
                 pairs += 1
                 continue
-            allow = 0
-            for i in range(int(s.obs[O.O_N_OPTIONS])):
-                if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
-                    allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
+            allow = _offered_kinds(s.obs)
             best, kind = _listed_pick(s.obs, params, listed_rng, s.work, allow)[:2]
             counted_pick = _greedy_token_kind(s.obs, params, counted_rng, s.work, allow)[:2]
             assert counted_pick == (best, kind) and (counted_rng == listed_rng).all(), (game, stop_at)
@@ -248,19 +264,13 @@ def test_greedy_token_steps_counted_are_the_listed_ones(variants):
 
 @pytest.mark.parametrize("strategy", ["weighted", "blocker"])
 def test_pair_decision_from_the_kept_ties_is_the_full_valuation(strategy):
-    """The token step that chooses TWO_CROWS keeps its best value and how many TWO_CROWS candidates reach it, and the
-    pair decision of the same turn draws among them without valuing every candidate again: at every pair decision
-    of two games the answer and the random stream after it equal those of the full valuation."""
+    """The token step that chooses TWO_CROWS keeps its best value, how many TWO_CROWS candidates reach it and their
+    list, and the pair decision of the same turn draws among them without valuing every candidate again: at every
+    pair decision of two games the answer and the random stream after it equal those of the full valuation."""
     config = make_config(SPEC, 4, strategy, sets={"tokens_two_crows": 12}, seed=8)
     kept = 0
     for game in (2, 3):
-        for stop_at in range(1000):
-            stopped, s, sparams = _state_at(config, game, stop_at)
-            if not stopped:
-                break
-            if s.obs[O.O_DECISION] != O.D_PAIR:
-                continue
-            params = sparams[int(s.obs[O.O_SEAT])]
+        for stop_at, s, params in _decisions(config, game, O.D_PAIR):
             w_kept = work_at(s.obs)[22]
             kept += int(s.work[w_kept] == KEPT_PAIRS)
             full = s.work.copy()
@@ -282,14 +292,8 @@ def test_tokens_that_move_no_crow_valued_from_the_base_as_in_full(strategy, vari
     config = make_config(SPEC, 4, strategy, variants=variants,
                          sets={"tokens_gravestones": 10, "tokens_no_graveyards": 10}, seed=8)
     checked = 0
-    for stop_at in range(1000):
-        stopped, s, sparams = _state_at(config, 2, stop_at)
-        if not stopped:
-            break
-        if s.obs[O.O_DECISION] != O.D_TOKEN:
-            continue
-        params = sparams[int(s.obs[O.O_SEAT])]
-        mode = config.seats[0].sid
+    mode = config.seats[0].sid
+    for stop_at, s, params in _decisions(config, 2, O.D_TOKEN):
         _moves_base(s.obs, s.work)
         kinds = [-1, NO_GRAVEYARDS] + ([GRAVESTONES] if s.obs[O.O_SHINY_OF + s.obs[O.O_SEAT]] >= 0 else [])
         static = [_static_value(s.obs, params, mode, s.work, k) for k in kinds]
@@ -306,18 +310,9 @@ def test_token_ties_listed_by_the_scan_are_the_listed_again(strategy):
     again finds at that index, for every kind and for TWO_CROWS alone."""
     config = make_config(SPEC, 4, strategy, sets={"tokens_two_crows": 10, "tokens_no_flocking": 10}, seed=8)
     checked = 0
-    for stop_at in range(1000):
-        stopped, s, sparams = _state_at(config, 3, stop_at)
-        if not stopped:
-            break
-        if s.obs[O.O_DECISION] != O.D_TOKEN:
-            continue
-        params = sparams[int(s.obs[O.O_SEAT])]
-        mode = config.seats[0].sid
-        allow = 0
-        for i in range(int(s.obs[O.O_N_OPTIONS])):
-            if s.obs[s.obs[O.O_AT_OPT_A] + i] >= 0:
-                allow |= 1 << int(s.obs[s.obs[O.O_AT_OPT_A] + i])
+    mode = config.seats[0].sid
+    for stop_at, s, params in _decisions(config, 3, O.D_TOKEN):
+        allow = _offered_kinds(s.obs)
         w_tties = work_at(s.obs)[25]
         for mask, two_only in ((allow, False), (allow & (1 << TWO_CROWS), True)):
             best, ties = _token_scan(s.obs, params, mode, s.work, mask, -1, -1, 0.0, -1)[:2]
