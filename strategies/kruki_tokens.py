@@ -309,7 +309,6 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
     best = -1e300
     ties = 0
     ties_two = 0
-    k1, a1, b1, d1 = -1, -1, -1, -1  # the first candidate valued `best` (when target < 0)
     w_tties = work_at(obs)[25]
     prepared = False
     for kind in range(4):
@@ -368,7 +367,7 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                                     return v, ties, TWO_CROWS, ta, tb, td, 0
                                 ties += 1
                         elif v > best:
-                            best, ties, ties_two, k1, a1, b1, d1 = v, 1, 1, TWO_CROWS, ta, tb, td
+                            best, ties, ties_two = v, 1, 1
                             _list_tie(work, w_tties, 0, TWO_CROWS, ta, tb, td)
                         elif v == best:
                             _list_tie(work, w_tties, ties, TWO_CROWS, ta, tb, td)
@@ -394,11 +393,14 @@ def _token_scan(obs, params, mode, work, allow, pair_a, pair_b, key, target):
                         return v, ties, kind, t, -1, -1, 0
                     ties += 1
             elif v > best:
-                best, ties, ties_two, k1, a1, b1, d1 = v, 1, 0, kind, t, -1, -1
+                best, ties, ties_two = v, 1, 0
                 _list_tie(work, w_tties, 0, kind, t, -1, -1)
             elif v == best:
                 _list_tie(work, w_tties, ties, kind, t, -1, -1)
                 ties += 1
+    k1, a1, b1, d1 = -1, -1, -1, -1  # the first candidate valued the best: the first listed
+    if target < 0:
+        k1, a1, b1, d1 = _listed_tie(work, w_tties, min(ties, TOKEN_TIES), 0, False)
     return best, ties, k1, a1, b1, d1, ties_two
 
 
@@ -411,28 +413,29 @@ def _list_tie(work, w_tties, i, kind, ta, tb, td):
 
 
 @kernel_njit()
-def _listed_tie(work, w_tties, i, two_crows_only):
-    """(kind, a, b, d) of the i-th candidate of the token ties list (`_token_scan`), or of its i-th TWO_CROWS one."""
-    at = w_tties
-    while True:
+def _listed_tie(work, w_tties, n_listed, i, two_crows_only):
+    """(kind, a, b, d) of the i-th candidate among the first n_listed of the token ties list (`_token_scan`), or of
+    its i-th TWO_CROWS one; kind -1 when that one is not among them."""
+    for j in range(n_listed):
+        at = w_tties + 4 * j
         if not two_crows_only or work[at] == TWO_CROWS:
             if i == 0:
                 return work[at], work[at + 1], work[at + 2], work[at + 3]
             i -= 1
-        at += 4
+    return -1, -1, -1, -1
 
 
 @kernel_njit()
 def _token_pick(obs, params, mode, rng, work, fwork, allow, pair_a, pair_b):
     """The reference's `pick` over the token candidates: (value, kind, a, b, d, TWO_CROWS candidates valued the
-    best, whether the token ties list holds every candidate at the best), kind -1 when there is none. The drawn
-    candidate comes from the ties list where the scan listed them all. The TWO_CROWS pair step takes the best value,
-    its ties and their list from the token step of its turn when that kept them (`_kept_pairs`), else greedy's counts
-    its candidates (`_greedy_two_crows`); without a list, candidates are listed again only up to the drawn one."""
+    best, how many of the tied candidates the token ties list holds), kind -1 when there is none. The drawn candidate
+    comes from the ties list when it is there. The TWO_CROWS pair step takes the best value, its ties and their list
+    from the token step of its turn when that kept them (`_kept_pairs`), else greedy's counts its candidates
+    (`_greedy_two_crows`, no list); a drawn candidate not listed is found by listing candidates again up to it."""
     my = obs[O_SHINY_OF + obs[O_SEAT]]
     w_tties = work_at(obs)[25]
     pair_step = allow == 1 << TWO_CROWS and pair_a < 0 and my >= 0
-    best, ties, listed = _kept_pairs(obs, rng, work, fwork) if pair_step else (0.0, 0, False)
+    best, ties, n_listed = _kept_pairs(obs, rng, work, fwork) if pair_step else (0.0, 0, 0)
     counted = ties > 0 or (mode == GREEDY and pair_step)
     k, ta, tb, td, ties_two = TWO_CROWS, -1, -1, -1, 0
     if ties == 0:
@@ -440,44 +443,44 @@ def _token_pick(obs, params, mode, rng, work, fwork, allow, pair_a, pair_b):
             best, ties = _greedy_two_crows(obs, work, my)
         else:
             best, ties, k, ta, tb, td, ties_two = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, 0.0, -1)
-            listed = ties <= TOKEN_TIES
+            n_listed = min(ties, TOKEN_TIES)
     if ties == 0:
-        return 0.0, -1, -1, -1, -1, 0, False
+        return 0.0, -1, -1, -1, -1, 0, 0
     i = below(rng, ties) if ties > 1 else 0
-    if listed and (i > 0 or counted):  # the drawn candidate from the ties list (the token step's, when kept)
-        k, ta, tb, td = _listed_tie(work, w_tties, i, counted)
-    elif i > 0 or counted:  # the drawn candidate is not the first of the tied best found: list up to it
-        k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)[2:6]
-    return best, k, ta, tb, td, ties_two, listed
+    if i > 0 or counted:  # the drawn candidate is not the first of the tied best found
+        k, ta, tb, td = _listed_tie(work, w_tties, n_listed, i, counted)  # the token step's list, when kept
+        if k < 0:  # not listed: list the candidates again up to it
+            k, ta, tb, td = _token_scan(obs, params, mode, work, allow, pair_a, pair_b, best, i)[2:6]
+    return best, k, ta, tb, td, ties_two, n_listed
 
 
 @kernel_njit()
-def _keep_pairs(obs, rng, work, fwork, best, ties_two, listed):
+def _keep_pairs(obs, rng, work, fwork, best, ties_two, n_listed):
     """The token step chose TWO_CROWS: keep its best value and how many TWO_CROWS candidates reach it for the pair
-    decision that follows (`_kept_pairs`), and whether its scan listed all of them (the token ties list, which no
-    scan overwrites before that decision). Nothing changes between the two (the board, the shinies, the hands until
-    the token is played), so that decision would value the same candidates the same: its best is this best, its ties
-    these, in the same order."""
+    decision that follows (`_kept_pairs`), and how many of its tied candidates its scan listed (the token ties list,
+    which no scan overwrites before that decision). Nothing changes between the two (the board, the shinies, the
+    hands until the token is played), so that decision would value the same candidates the same: its best is this
+    best, its ties these, in the same order."""
     layout = work_at(obs)
     w_kept = layout[22]
     stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS)
     work[w_kept] = KEPT_PAIRS
     work[w_kept + 8] = ties_two
-    work[w_kept + 9] = 1 if listed else 0
+    work[w_kept + 9] = n_listed
     fwork[layout[-1] - 1] = best
 
 
 @kernel_njit()
 def _kept_pairs(obs, rng, work, fwork):
-    """(best value, ties, whether the ties are listed) kept by this turn's token step for its pair decision
+    """(best value, ties, tied candidates listed) kept by this turn's token step for its pair decision
     (`_keep_pairs`); ties 0 when none."""
     layout = work_at(obs)
     w_kept = layout[22]
     if not stamp_turn(obs, rng, work, w_kept, obs[O_N_TILES], KEPT_PAIRS):
         work[w_kept] = 0
-        return 0.0, 0, False
+        return 0.0, 0, 0
     work[w_kept] = 0
-    return fwork[layout[-1] - 1], work[w_kept + 8], work[w_kept + 9] == 1
+    return fwork[layout[-1] - 1], work[w_kept + 8], work[w_kept + 9]
 
 
 @kernel_njit(inline="always")
@@ -587,9 +590,9 @@ def token_decision(obs, params, mode, rng, work, fwork):
                 allow |= 1 << obs[at_a + i]
         if mode == GREEDY:
             best, k, ties_two = _greedy_token_kind(obs, params, rng, work, allow)
-            listed = False  # greedy counts its TWO_CROWS candidates
+            n_listed = 0  # greedy counts its TWO_CROWS candidates
         else:
-            best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, allow, -1, -1)
+            best, k, ta, tb, td, ties_two, n_listed = _token_pick(obs, params, mode, rng, work, fwork, allow, -1, -1)
         if k < 0:
             return 0
         # a candidate was valued, so blocker's and weighted's base is in place (`_token_scan`)
@@ -599,14 +602,14 @@ def token_decision(obs, params, mode, rng, work, fwork):
         if gain <= obs[O_RULES + R_TOKEN_KEEP]:
             return 0
         if k == TWO_CROWS:  # the pair decision follows and would find the same best and ties again
-            _keep_pairs(obs, rng, work, fwork, best, ties_two, listed)
+            _keep_pairs(obs, rng, work, fwork, best, ties_two, n_listed)
         return index_of(obs, k)
     token = obs[O_CTX_TOKEN]
     if dec == D_TARGET:
-        best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
+        best, k, ta, tb, td, ties_two, n_listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
         return index_of(obs, ta) if k >= 0 else 0
     if dec == D_PAIR:
-        best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
+        best, k, ta, tb, td, ties_two, n_listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token, -1, -1)
         if k < 0:
             return 0
         at_b = obs[O_AT_OPT_B]
@@ -614,6 +617,6 @@ def token_decision(obs, params, mode, rng, work, fwork):
             if obs[at_a + i] == ta and obs[at_b + i] == tb:
                 return i
         return 0
-    best, k, ta, tb, td, ties_two, listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token,
+    best, k, ta, tb, td, ties_two, n_listed = _token_pick(obs, params, mode, rng, work, fwork, 1 << token,
                                                         obs[O_CTX_PAIR_A], obs[O_CTX_PAIR_B])
     return index_of(obs, td) if k >= 0 else 0

@@ -316,7 +316,8 @@ def test_token_ties_listed_by_the_scan_are_the_listed_again(strategy):
         w_tties = work_at(s.obs)[25]
         for mask, two_only in ((allow, False), (allow & (1 << TWO_CROWS), True)):
             best, ties = _token_scan(s.obs, params, mode, s.work, mask, -1, -1, 0.0, -1)[:2]
-            listed = [_listed_tie(s.work, w_tties, i, two_only) for i in range(min(ties, TOKEN_TIES))]
+            n_listed = min(ties, TOKEN_TIES)
+            listed = [_listed_tie(s.work, w_tties, n_listed, i, two_only) for i in range(n_listed)]
             again = [_token_scan(s.obs, params, mode, s.work, mask, -1, -1, best, i)[2:6] for i in range(len(listed))]
             assert listed == again, stop_at
             checked += len(listed)
