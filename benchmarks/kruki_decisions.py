@@ -18,7 +18,6 @@ from sim.games.kruki import kernel, kernel_state
 from sim.games.kruki import obs as O
 from sim.registry import get_game
 from strategies.kruki import choose_builtin
-from strategies.kruki_common import work_at
 
 DECISION_NAMES = {v: k[2:].lower() for k, v in vars(O).items() if k.startswith("D_") and isinstance(v, int)}
 
@@ -46,13 +45,16 @@ def decision_profile(strategy, players=4, games=3, repeats=5, seed=8, variants=(
                 break
             seat, decision = int(s.obs[O.O_SEAT]), int(s.obs[O.O_DECISION])
             sid = config.seats[seat].sid
-            kept_at = work_at(s.obs)[22]  # greedy's shiny decision takes (and clears) the ties its cell decision
-            kept = s.work[kept_at]        # kept: each repeat finds them as the game left them
-            started = time.perf_counter()
+            # What one decision keeps for the next of its turn (tied shinies, the board's setup) is in the scratch:
+            # each repeat finds the scratch as the game left it.
+            left = s.work.copy()
+            seconds = 0.0
             for _ in range(repeats):
-                s.work[kept_at] = kept
+                s.work[:] = left
+                started = time.perf_counter()
                 choose_builtin(sid, s.obs, sparams[seat], s.rng.copy(), s.work, s.fwork)
-            total[decision] += (time.perf_counter() - started) / repeats
+                seconds += time.perf_counter() - started
+            total[decision] += seconds / repeats
             count[decision] += 1
     return {DECISION_NAMES.get(d, str(d)): (count[d] / games, total[d] / games) for d in count}
 

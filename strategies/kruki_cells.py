@@ -14,8 +14,8 @@ from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_
                                  O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
-from strategies.kruki_common import (KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK,
-                                     REACH_PLANE, b_order, b_with_shiny, in_line, legal_shinies,
+from strategies.kruki_common import (KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS, P_SLACK,
+                                     P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny, in_line, legal_shinies,
                                      memo_record_max, nearest_cached, opp_lowers_j, opp_value, planes, sent_to,
                                      stage1_value, stamp_turn, tiles_in_game, v1_grows, waiting_opponent, with_opp,
                                      work_at)
@@ -354,7 +354,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     otherwise holds a cell's options). saved: the offset of the cell's tile change in the pool (`_save_cell`), or -1
     to apply the tile again. layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
-     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, wl, fl) = layout
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     gain0 = work[0:a]
     delta = work[a:2 * a]
     me = obs[O_SEAT]
@@ -453,6 +453,10 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             exact = False
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
             if bounded and s >= 0:
+                if s != c and work[memo + s] == 0:  # the record makes V_q exact in the bound, and other cells reuse it
+                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
+                    if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
+                        r = -1
                 if r >= 0:
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
                                         r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
@@ -622,7 +626,7 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
     the list for that decision (`kept_shiny`). Greedy's J is the stage-1 value, so the values are the ones the shiny
     decision computes on the board with the tile. The board's legal shinies are at w_ls (nls of them)."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
-     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, wl, fl) = layout
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
@@ -726,6 +730,60 @@ def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_s
 
 
 @kernel_njit()
+def _board_dropped(work, a, w_board):
+    """Clear the gid and memo planes on the tiles of a board kept by `_board_setup` (and drop it): a decision that
+    does not reuse it expects them clear."""
+    if work[w_board] == KEPT_BOARD:
+        for i in range(work[w_board + 9]):
+            t = work[w_board + KEPT_HEADER + i]
+            work[5 * a + t] = 0
+            work[MEMO_PLANE * a + t] = 0
+        work[w_board] = 0
+
+
+@kernel_njit()
+def board_stamp(obs):
+    """What names the board of a turn in its stamp beside the stream state, seat and round: the tiles and the shinies
+    on it (a turn adds a tile, then a shiny)."""
+    shinies = 0
+    for q in range(obs[O_PLAYERS]):
+        if obs[O_SHINY_OF + q] >= 0:
+            shinies += 1
+    return obs[O_N_TILES] + 1024 * shinies
+
+
+@kernel_njit()
+def _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles):
+    """Blocker's and weighted's setup of the board as it stands, kept for the later `placements` of the same turn on
+    the same board: the legal shinies (w_ls; returns their count), the arrivals of a new shiny with the ray cache
+    and the crow groups' indices (`gain_all_cached`), the probes by value (`b_order`), the crows each group sends to
+    each opponent (`_base_shares`) and the memo pool of shiny records. A turn values its tile source on the board as
+    it stands (the draw proxy, the own Junk, the pool tiles), then the drawn tile's cells on that same board, or after
+    a skip its shiny: the stamp (`stamp_turn`: stream state, seat, round, tiles and shinies on the board) names that
+    board, since nothing draws and nothing changes the board between those decisions. The tile-specific parts (the
+    stage-1 groups, the cells' changes) are each decision's own. Anything kept for another stamp is dropped first."""
+    a, w_ls, w_rays, w_bord, w_bval, w_arr, w_memo, w_sent, w_board = (layout[0], layout[5], layout[12], layout[15],
+                                                                       layout[16], layout[17], layout[19],
+                                                                       layout[21], layout[26])
+    if stamp_turn(obs, rng, work, w_board, board_stamp(obs), KEPT_BOARD):
+        return work[w_board + 8]
+    _board_dropped(work, a, w_board)
+    nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
+    gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
+    ng = obs[O_NO_GRAVEYARDS]
+    cap = obs[O_RULES + R_SCORE_CAP]
+    b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap)
+    work[w_memo] = 0  # an empty memo pool: shiny records hold for this board only
+    _base_shares(obs, work, K, Cr, Sh, side, tiles, n_tiles, w_sent, work[w_arr:])
+    work[w_board] = KEPT_BOARD
+    work[w_board + 8] = nls
+    work[w_board + 9] = n_tiles
+    for i in range(n_tiles):  # where the planes are to be cleared
+        work[w_board + KEPT_HEADER + i] = tiles[i]
+    return nls
+
+
+@kernel_njit()
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least,
                proxy_j=-1e300, proxy_v1=0.0):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
@@ -737,9 +795,13 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     on the same board (-1e300: none), which bound each Junk cell's J (`_junk_cell_upper`)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
-     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, wl, fl) = layout
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
-    nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
+    if mode == GREEDY:
+        _board_dropped(work, a, w_board)
+        nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
+    else:
+        nls = _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles)
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
@@ -748,7 +810,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     nc = n_cells if n_cells >= 0 else 1
     max_v1 = -1e300
     if n_cells >= 0:
-        gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
+        if mode == GREEDY:
+            gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
         n_groups = _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, own, ng, cap,
                            tokens_left, w_cnt)
         legal_c = tile != JUNK and sp == 0
@@ -759,7 +822,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             mv, bj, bp, t = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c,
                                          legal_c, own, ng, cap, tokens_left)
             if mode != GREEDY:  # stage 2 restores it
-                used = _save_cell(work, a, w_tl, w_csave, w_pool, wl - w_pool, ci, used)
+                used = _save_cell(work, a, w_tl, w_csave, w_pool, w_tties - w_pool, ci, used)
             _undo_cell(work, K, Cr, side, w_tl, c)
             if mv > max_v1:
                 max_v1 = mv
@@ -769,8 +832,6 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     else:
         if mode == GREEDY:
             gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
-        else:  # stage 2 needs the crow groups' indices (`_base_shares`)
-            gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
         mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
                                 1, 0.0, 0.0, w_ls2, -1)
         max_v1 = mv
@@ -780,9 +841,6 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     best_so_far = -1e300
     if mode != GREEDY:
         floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
-        b_order(work, K, St, w_ls, nls, w_bord, w_bval, ng, cap)
-        work[w_memo] = 0  # an empty memo pool: shiny records hold for this board only
-        _base_shares(obs, work, K, Cr, Sh, side, tiles, n_tiles, w_sent, work[w_arr:])
         # Opp >= 0, so J <= v1 whenever the opponents' weight lowers J: an option whose v1 is below the best J found
         # so far (or below at_least) can neither win nor tie, and the cells go best stage-1 value first.
         bounded = opp_lowers_j(mode, params)
@@ -845,7 +903,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls,
                                   obs[cells_at + chosen_ci], tile, sp, own, floor, max_v1, best_j,
                                   work[w_csave + chosen_ci])
-    for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
-        work[5 * a + tiles[i]] = 0
-        work[MEMO_PLANE * a + tiles[i]] = 0
+    if mode == GREEDY:
+        for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
+            work[5 * a + tiles[i]] = 0
+            work[MEMO_PLANE * a + tiles[i]] = 0
     return best_j, chosen_ci, chosen_s, max_v1

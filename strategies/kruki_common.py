@@ -37,7 +37,9 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`),
 # then per cell of a decision the offset of its saved tile change in the pool that follows (-1: not saved), and that
 # pool (per cell: count, then (cell, delta) pairs of its touched list: `kruki_cells._save_cell`), then the token
-# candidates tied at the best of the last token scan, in its order (kind, a, b, d each: `kruki_tokens._token_scan`);
+# candidates tied at the best of the last token scan, in its order (kind, a, b, d each: `kruki_tokens._token_scan`),
+# then the stamp of the board whose setup the planes and areas above hold (tag, stamp, legal shiny count, tile count,
+# then its tiles: `kruki_cells._board_setup`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values, then the token step's kept best TWO_CROWS value (the last word).
 N_WORK_PLANES = 8  # the side*side planes at the start of work
@@ -47,6 +49,7 @@ TOKEN_TIES = 256  # the token candidates tied at the best that a token scan list
 CELL_POOL_WORDS = 16  # the pool of the cells' saved tile changes holds 16 * (n + 4) words (about eight of the largest)
 KEPT_HEADER = 10  # a kept choice: its tag and stamp (8 ints), then the count and the tied shinies (or none)
 KEPT_SHINIES, KEPT_PAIRS = 1, 2  # the tags: the cell decision's tied shinies, the token step's TWO_CROWS ties
+KEPT_BOARD = 3  # the tag of the board's setup kept for the next `placements` of the turn (`kruki_cells._board_setup`)
 
 
 @kernel_njit()
@@ -84,9 +87,10 @@ def work_layout(side, n, crows):
     w_csave = w_kept + KEPT_HEADER + n + 2
     w_pool = w_csave + mc
     w_tties = w_pool + CELL_POOL_WORDS * (n + 4)
+    w_board = w_tties + 4 * TOKEN_TIES
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
-            w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties,
-            w_tties + 4 * TOKEN_TIES,
+            w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board,
+            w_board + KEPT_HEADER + n,
             f_grp + 2 * (n + 2) + 1)
 
 

@@ -13,8 +13,9 @@ from sim.rng import below
 from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import _junk_value, choose_builtin
-from strategies.kruki_cells import kept_shiny, placements
-from strategies.kruki_common import KEPT_PAIRS, P_B_JUNK_MARGIN, TOKEN_TIES, index_of, work_at
+from strategies.kruki_cells import _board_dropped, board_stamp, kept_shiny, placements
+from strategies.kruki_common import (KEPT_BOARD, KEPT_PAIRS, P_B_JUNK_MARGIN, TOKEN_TIES, index_of, stamp_turn,
+                                     work_at)
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
                                      _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
@@ -143,6 +144,37 @@ def _refill(s, players):
     o = s.obs
     kernel_state.fill_obs(s, players, int(o[O.O_SEAT]), int(o[O.O_DECISION]), int(o[O.O_N_OPTIONS]),
                           *(int(o[i]) for i in range(O.O_CTX_TILE, O.O_CTX_CHOOSER + 1)))
+
+
+@pytest.mark.parametrize("strategy", ["blocker", "weighted"])
+def test_a_board_kept_from_the_tile_source_decides_as_one_set_up_again(strategy):
+    """Blocker's and weighted's tile-source decision sets up the board as it stands (arrivals, ray cache, probes,
+    shares, shiny records) and keeps it for the cell decision of the same turn (`_board_setup`): at every source, cell
+    and shiny decision of a game the answer and the random stream equal those after the kept board is dropped, and
+    most cell decisions find their board kept."""
+    config = make_config(SPEC, 4, strategy, seed=8)
+    kept = cells = 0
+    for stop_at in range(1000):
+        stopped, s, sparams = _state_at(config, 2, stop_at)
+        if not stopped:
+            break
+        if s.obs[O.O_DECISION] not in (O.D_SOURCE, O.D_CELL, O.D_SHINY):
+            continue
+        w_board = work_at(s.obs)[26]
+        if s.obs[O.O_DECISION] == O.D_CELL:
+            cells += 1
+            kept += stamp_turn(s.obs, s.rng.copy(), s.work.copy(), w_board, board_stamp(s.obs), KEPT_BOARD)
+        dropped = s.work.copy()
+        _board_dropped(dropped, int(s.obs[O.O_SIDE]) ** 2, w_board)
+        assert dropped[w_board] == 0
+        answers = []
+        for work in (s.work.copy(), dropped):
+            rng = s.rng.copy()
+            answers.append((choose_builtin(config.seats[0].sid, s.obs, sparams[int(s.obs[O.O_SEAT])], rng, work,
+                                           s.fwork.copy()),
+                            tuple(rng)))
+        assert answers[0] == answers[1], stop_at
+    assert kept >= cells // 2 > 5, (kept, cells)
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "blocker", "weighted"])
