@@ -138,15 +138,22 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
 
 
 @kernel_njit(inline="always")
-def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
-    """The crow groups that see s along a row or column with no shiny between (into work[w_seen:]; returns their
-    count): a shiny on s changes the rays, so the flight plan, of these groups and of no other."""
+def _reach_and_seen(work, K, Cr, Sh, Fr, side, c, reach, w_seen):
+    """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
+    tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups that see c along a row
+    or column with no shiny between (into work[w_seen:]; returns their count): a tile on c changes the rays, so the
+    flight plan, of these groups and of no other."""
+    mark = _next_reach_mark(work, reach, side * side)
     n_seen = 0
     for i in range(4):
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        x = s + d
-        while K[x] != GAP and Sh[x] < 0:
-            if Cr[x] > 0 and Fr[x] == 0:
+        x = c + d
+        seen = True
+        while K[x] != GAP:
+            work[reach + x] = mark
+            if Sh[x] >= 0:
+                seen = False
+            elif seen and Cr[x] > 0 and Fr[x] == 0:
                 work[w_seen + n_seen] = x
                 n_seen += 1
             x += d
@@ -154,12 +161,25 @@ def _seen_groups(work, K, Cr, Sh, Fr, side, s, w_seen):
 
 
 @kernel_njit(inline="always")
+def _next_reach_mark(work, reach, a):
+    """A new mark for the reach plane, kept at its cell 0 (a corner: always a gap): the tiles of a segment next to the
+    current hypothetical tile hold it, and any older mark means no such tile, so the plane is never cleared tile by
+    tile, only when the marks would overflow."""
+    mark = work[reach] + 1
+    if mark >= 1 << 30:
+        work[reach:reach + a] = 0
+        mark = 1
+    work[reach] = mark
+    return mark
+
+
+@kernel_njit(inline="always")
 def _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_seen):
     """The crow groups whose flight the own shiny on s changes (into work[w_seen:]; returns their count): those that
-    see s (`_seen_groups`) no farther than their nearest shiny, since s changes a plan only as one of the nearest
-    (KRUKI-26); and s between a group and a farther shiny or probe hides what was no nearest either. The ray cache of
-    the board as it stands (w_rays) gives the nearest distance; a hypothetical tile on c only brings shinies nearer,
-    and its own group on c, which the cache does not know, is kept."""
+    see s along a row or column with no shiny between, no farther than their nearest shiny, since s changes a plan
+    only as one of the nearest (KRUKI-26); and s between a group and a farther shiny or probe hides what was no
+    nearest either. The ray cache of the board as it stands (w_rays) gives the nearest distance; a hypothetical tile
+    on c only brings shinies nearer, and its own group on c, which the cache does not know, is kept."""
     n = 0
     for i in range(4):
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
@@ -307,24 +327,15 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
 
 @kernel_njit(inline="always")
 def _interacts(work, reach, r, s):
-    """Whether the hypothetical tile (its reach plane set) ends the segment of s or of a group in its record."""
-    if work[reach + s] != 0:
+    """Whether the hypothetical tile (the reach plane holds its mark, `_reach_and_seen`) ends the segment of s or of a
+    group in its record."""
+    mark = work[reach]
+    if work[reach + s] == mark:
         return True
     for j in range(work[r]):
-        if work[reach + work[r + 1 + j]] != 0:
+        if work[reach + work[r + 1 + j]] == mark:
             return True
     return False
-
-
-@kernel_njit()
-def _set_reach(work, K, side, c, reach, value):
-    """reach[x] = value on the tiles of the four segments next to the gap c (those whose arm ends at c)."""
-    for i in range(4):
-        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        x = c + d
-        while K[x] != GAP:
-            work[reach + x] = value
-            x += d
 
 
 @kernel_njit(inline="always")
@@ -379,8 +390,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     if c >= 0:
         n_see_c = 0
         if stage == 2:
-            _set_reach(work, K, side, c, reach, 1)
-            n_see_c = _seen_groups(work, K, Cr, Sh, Fr, side, c, w_save)
+            n_see_c = _reach_and_seen(work, K, Cr, Sh, Fr, side, c, reach, w_save)
             for j in range(n_see_c):
                 _less_base_shares(work, a, w_sent, players, work[w_save + j], row)
         if saved >= 0:
@@ -507,8 +517,6 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
         ties += 1
     if c >= 0:
         _undo_cell(work, K, Cr, side, w_tl, c)
-        if stage == 2:
-            _set_reach(work, K, side, c, reach, 0)
     return max_v1, best_j, best_p, ties
 
 
