@@ -140,7 +140,7 @@ def _source_choice(obs, params, mode, rng, work, fwork):
             if (done >> t) & 1 == 0:
                 sp = spawn_of(t)
                 fwork[kb + t] = placements(obs, params, mode, rng, work, fwork, at_f, n_f, t, sp, 0, False,
-                                           -1e300)[0]
+                                           -1e300, -1e300, 0.0)[0]
                 done |= 1 << t
             if fwork[kb + t] > best:
                 best = fwork[kb + t]
@@ -162,7 +162,8 @@ def _source_choice(obs, params, mode, rng, work, fwork):
         return 0
     if not has_junk:
         return 0
-    j0, ci, s, v0 = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, False, -1e300)  # the draw proxy
+    j0, ci, s, v0 = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, False, -1e300, -1e300,
+                               0.0)  # the draw proxy
     bar = j0 + margin if has_draw else j0
     if _junk_bound(mode, params, v0) < bar:
         return index_of(obs, SRC_DRAW if has_draw else SRC_SKIP)
@@ -190,7 +191,7 @@ def _junk_bound(mode, params, v0):
     return 1e300
 
 
-@kernel_njit()
+@kernel_njit(inline="always")  # a wrapper: compiled on its own it would emit all of `placements` once more
 def _junk_value(obs, params, mode, rng, work, fwork, bar, proxy_j, proxy_v1):
     """J_junk, the best J over (normal Junk cell) x (legal shiny tile after it), where it is at least `bar`; else
     some value below the bar. proxy_j, proxy_v1: the draw proxy's best J and stage-1 value (-1e300: not known)."""
@@ -198,7 +199,7 @@ def _junk_value(obs, params, mode, rng, work, fwork, bar, proxy_j, proxy_v1):
                       bar, proxy_j, proxy_v1)[0]
 
 
-@kernel_njit()
+@kernel_njit(inline="always")  # `choose_builtin`'s body: compiled on its own it would emit every heuristic twice
 def choose_heuristic(mode, obs, params, rng, work, fwork):
     """greedy / blocker / weighted (mode = sid) at any decision: returns an index into the option list."""
     dec = obs[O_DECISION]
@@ -209,12 +210,12 @@ def choose_heuristic(mode, obs, params, rng, work, fwork):
     if dec == D_CELL:
         own = obs[O_CTX_OWN] if obs[O_CTX_OWN] > 0 else 0
         return placements(obs, params, mode, rng, work, fwork, obs[O_AT_OPT_A], obs[O_N_OPTIONS], obs[O_CTX_TILE],
-                           obs[O_CTX_SPAWN], own, True, -1e300)[1]
+                           obs[O_CTX_SPAWN], own, True, -1e300, -1e300, 0.0)[1]
     if dec == D_SHINY:
         s = kept_shiny(obs, rng, work)
         if s >= 0:
             return index_of(obs, s)
-        s = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, True, -1e300)[2]
+        s = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, True, -1e300, -1e300, 0.0)[2]
         return index_of(obs, s)
     if dec == D_SOURCE:
         return _source_choice(obs, params, mode, rng, work, fwork)

@@ -792,8 +792,8 @@ def _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles
 
 
 @kernel_njit()
-def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least,
-               proxy_j=-1e300, proxy_v1=0.0):
+def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least, proxy_j,
+               proxy_v1):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
     Returns (best J, index of the chosen cell, chosen shiny, best stage-1 value): one draw picks among the tied best
     options, which gives the cell of a cell decision and the shiny of a shiny decision (n_cells < 0); with pick =

@@ -7,12 +7,12 @@ import pytest
 from sim.engine import EngineError, run_chunk
 from sim.games.kruki import kernel, kernel_state
 from sim.games.kruki import obs as O
-from sim.games.kruki.rules import GRAVESTONES, NO_GRAVEYARDS, TWO_CROWS
+from sim.games.kruki.rules import GRAVESTONES, JUNK, NO_GRAVEYARDS, TWO_CROWS
 from sim.registry import get_game
 from sim.rng import below
 from sim.seats import load_plugin
 from sim.tracing import trace_game
-from strategies.kruki import _junk_value, choose_builtin
+from strategies.kruki import choose_builtin
 from strategies.kruki_cells import _board_dropped, board_stamp, kept_shiny, placements
 from strategies.kruki_common import (KEPT_BOARD, KEPT_PAIRS, P_B_JUNK_MARGIN, TOKEN_TIES, index_of, stamp_turn,
                                      work_at)
@@ -238,6 +238,13 @@ def test_shiny_decision_from_the_kept_ties_is_the_full_valuation(strategy, varia
     assert kept >= 20
 
 
+def _junk_value(s, params, mode, bar, proxy_j, proxy_v1):
+    """`strategies.kruki._junk_value` at the state s, through `placements` (the wrapper is inlined into its callers)."""
+    obs = s.obs
+    return placements(obs, params, mode, s.rng.copy(), s.work, s.fwork, int(obs[O.O_AT_FRONTIER]),
+                      int(obs[O.O_N_FRONTIER]), JUNK, 0, 1, False, bar, proxy_j, proxy_v1)[0]
+
+
 def _listed_pick(obs, params, rng, work, allow, pair_a=-1, pair_b=-1):
     """Greedy's pick over its token candidates listed one by one (`_token_scan`): (value, kind, a, b, d)."""
     best, ties, k, ta, tb, td = _token_scan(obs, params, O.GREEDY, work, allow, pair_a, pair_b, 0.0, -1)[:6]
@@ -375,10 +382,10 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
                 seat = int(s.obs[O.O_SEAT])
                 mode, params = config.seats[seat].sid, sparams[seat]
                 j0, _, _, v0 = placements(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, 0, -1, 0, 0, 0, False,
-                                          -1e300)
+                                          -1e300, -1e300, 0.0)
                 bar = j0 + (params[P_B_JUNK_MARGIN] if mode == O.BLOCKER else 0.0)
-                bounded = _junk_value(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, bar, j0, v0)
-                exact = _junk_value(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, -1e300, -1e300, 0.0)
+                bounded = _junk_value(s, params, mode, bar, j0, v0)
+                exact = _junk_value(s, params, mode, -1e300, -1e300, 0.0)
                 assert (bounded >= bar) == (exact >= bar), (strategy, game, stop_at)
                 if exact >= bar:
                     assert bounded == exact, (strategy, game, stop_at)
