@@ -138,6 +138,19 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
 
 
 @kernel_njit(inline="always")
+def _next_reach_mark(work, reach, a):
+    """A new mark for the reach plane, kept at its cell 0 (a corner: always a gap): the tiles of a segment next to the
+    current hypothetical tile hold it, and any older mark means no such tile, so the plane is never cleared tile by
+    tile, only when the marks would overflow."""
+    mark = work[reach] + 1
+    if mark >= 1 << 30:
+        work[reach:reach + a] = 0
+        mark = 1
+    work[reach] = mark
+    return mark
+
+
+@kernel_njit(inline="always")
 def _reach_and_seen(work, K, Cr, Sh, Fr, side, c, reach, w_seen):
     """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
     tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups that see c along a row
@@ -158,19 +171,6 @@ def _reach_and_seen(work, K, Cr, Sh, Fr, side, c, reach, w_seen):
                 n_seen += 1
             x += d
     return n_seen
-
-
-@kernel_njit(inline="always")
-def _next_reach_mark(work, reach, a):
-    """A new mark for the reach plane, kept at its cell 0 (a corner: always a gap): the tiles of a segment next to the
-    current hypothetical tile hold it, and any older mark means no such tile, so the plane is never cleared tile by
-    tile, only when the marks would overflow."""
-    mark = work[reach] + 1
-    if mark >= 1 << 30:
-        work[reach:reach + a] = 0
-        mark = 1
-    work[reach] = mark
-    return mark
 
 
 @kernel_njit(inline="always")

@@ -24,7 +24,8 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # shortcut) | mark (cells in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a
 # crow group, else 0) | memo (per legal shiny s: 1 + the offset of its shiny record in the memo pool, -1 when the
 # pool had no room, 0 not yet made) | reach (the current hypothetical tile's mark, kept at cell 0, on the tiles whose
-# row or column segment ends at its cell; older marks elsewhere); delta, mark and memo are zero between uses —
+# row or column segment ends at its cell; older marks elsewhere); delta and mark are zero between uses, gid and memo
+# hold the kept board's values (`kruki_cells._board_setup`) or zero —
 # then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
 # log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
 # preference, and the sorted shinies, then the ray cache (8 per crow group), the legal shinies by their B value,
