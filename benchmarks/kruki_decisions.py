@@ -40,20 +40,20 @@ def decision_profile(strategy, players=4, games=3, repeats=5, seed=8, variants=(
     total, count = collections.defaultdict(float), collections.Counter()
     for game in range(games):
         for stop_at in range(10_000):
-            s, sparams = _stopped_at(spec, config, game, stop_at)
-            if s is None:
-                break
-            seat, decision = int(s.obs[O.O_SEAT]), int(s.obs[O.O_DECISION])
-            sid = config.seats[seat].sid
-            # What one decision keeps for the next of its turn (tied shinies, the board's setup) is in the scratch:
-            # each repeat finds the scratch as the game left it.
-            left = s.work.copy()
+            # What one decision keeps for the next of its turn (tied shinies, the board's setup) is in the scratch,
+            # so each repeat plays the game to the decision again: it finds the scratch, and the caches, as the game
+            # left them.
             seconds = 0.0
             for _ in range(repeats):
-                s.work[:] = left
+                s, sparams = _stopped_at(spec, config, game, stop_at)
+                if s is None:
+                    break
+                seat, decision = int(s.obs[O.O_SEAT]), int(s.obs[O.O_DECISION])
                 started = time.perf_counter()
-                choose_builtin(sid, s.obs, sparams[seat], s.rng.copy(), s.work, s.fwork)
+                choose_builtin(config.seats[seat].sid, s.obs, sparams[seat], s.rng, s.work, s.fwork)
                 seconds += time.perf_counter() - started
+            if s is None:
+                break
             total[decision] += seconds / repeats
             count[decision] += 1
     return {DECISION_NAMES.get(d, str(d)): (count[d] / games, total[d] / games) for d in count}
