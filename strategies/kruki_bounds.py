@@ -100,14 +100,15 @@ def _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_
 
 @kernel_njit()
 def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
-            w_tv, w_bord, w_bval, w_lb):
+            w_tv, w_bord, w_bval, w_lb, bar):
     """(An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1, whether it is J
     itself). The groups whose flight s changes on β are the n_seen at work[gs:] (`kruki_cells._changed_groups`), with
     their rows, columns and crows at w_rc. The crows arriving at each seat's shiny with the tile alone are at `row`;
     when the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact.
     The lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on any position
     (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
-    are the values themselves, so the bound is J, computed as the full valuation computes it."""
+    are the values themselves, so the bound is J, computed as the full valuation computes it. bar: when the bound
+    with B(β) at 0 (B >= 0) is already below it, that bound is returned without bounding B(β)."""
     for j in range(n_seen):
         x = work[gs + j]
         y = row_of(side, x)
@@ -128,6 +129,9 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
             work[w_lb + q] = max(n, 0)
     b_low = 0
     if need_b:  # an opponent still to move
+        ub = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], 0))
+        if ub < bar:
+            return ub, False
         b_low, b_exact = _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_bval)
         exact = exact and b_exact
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact

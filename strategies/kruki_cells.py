@@ -469,11 +469,13 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                         r = -1
                 if r >= 0:
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
-                                        r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
+                                        r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3,
+                                        jbar)
                 else:
                     n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, -1,
-                                        row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3)
+                                        row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3,
+                                        jbar)
                 if ub < jbar:
                     continue
             if exact:  # the bound is J itself: no change of the position needs valuing
