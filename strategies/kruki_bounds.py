@@ -98,6 +98,17 @@ def _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_
     return lb, unsure <= lb
 
 
+@kernel_njit(inline="always")
+def _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc):
+    """The row, column and crows of each of the n_seen groups at work[gs:], into work[w_rc:] (3 ints each)."""
+    for j in range(n_seen):
+        x = work[gs + j]
+        y = row_of(side, x)
+        work[w_rc + 3 * j] = y
+        work[w_rc + 3 * j + 1] = x - y * side
+        work[w_rc + 3 * j + 2] = Cr[x]
+
+
 @kernel_njit()
 def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
             w_tv, w_bord, w_bval, w_lb, bar):
@@ -109,12 +120,8 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
     (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
     are the values themselves, so the bound is J, computed as the full valuation computes it. bar: when the bound
     with B(β) at 0 (B >= 0) is already below it, that bound is returned without bounding B(β)."""
-    for j in range(n_seen):
-        x = work[gs + j]
-        y = row_of(side, x)
-        work[w_rc + 3 * j] = y
-        work[w_rc + 3 * j + 1] = x - y * side
-        work[w_rc + 3 * j + 2] = Cr[x]
+    if darr < 0:  # the opponents' bounds need the groups' lines (with a record, only B's bound does)
+        _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc)
     me = obs[O_SEAT]
     exact = True
     for q in range(obs[O_PLAYERS]):
@@ -132,6 +139,8 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
         ub = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], 0))
         if ub < bar:
             return ub, False
+        if darr >= 0:
+            _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc)
         b_low, b_exact = _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_bval)
         exact = exact and b_exact
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact
