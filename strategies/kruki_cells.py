@@ -287,8 +287,8 @@ def _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, row):
 def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax):
     """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
     c, if any, lifted meanwhile), into the memo pool — [count of the groups whose flight s changes
-    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny]. Returns the record's
-    offset in work, or -1 when the pool is full.
+    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny]; the memo plane at s
+    gets 1 + the record's offset in the pool, or -1 when the pool is full.
 
     A tile on c changes none of it unless c ends the row or column segment of s or of one of those groups
     (`_interacts`): the rays of every other group stop at a gap before c, so they neither see s anew nor change
@@ -299,7 +299,7 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
     used = work[w_memo]
     if used + rmax > MEMO_RECORDS * rmax:
         work[MEMO_PLANE * a + s] = -1
-        return -1
+        return
     r = w_memo + 1 + used
     if c >= 0:
         K[c] = GAP
@@ -322,7 +322,6 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
         Cr[c] = spawn
     work[w_memo] = used + (row + players - r)
     work[MEMO_PLANE * a + s] = 1 + (r - w_memo)
-    return r
 
 
 @kernel_njit(inline="always")
@@ -455,18 +454,18 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 if k >= n_touched:  # the untouched options come best first: none of the rest can reach it either
                     break
                 continue
-            r = -1  # the shiny record of s, where it holds for this c
-            if s >= 0 and s != c and work[memo + s] > 0:
-                r = w_memo + work[memo + s] - 1
-                if c >= 0 and _interacts(work, reach, r, s):
-                    r = -1
+            r = -1  # the shiny record of s, made when first needed (it makes V_q exact in the bound, and the other
+            # cells reuse it), where it holds for this c
+            if s >= 0 and s != c:
+                if work[memo + s] == 0:
+                    _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
+                if work[memo + s] > 0:
+                    r = w_memo + work[memo + s] - 1
+                    if c >= 0 and _interacts(work, reach, r, s):
+                        r = -1
             exact = False
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
             if bounded and s >= 0:
-                if s != c and work[memo + s] == 0:  # the record makes V_q exact in the bound, and other cells reuse it
-                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
-                    if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
-                        r = -1
                 if r >= 0:
                     ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
                                         r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3,
@@ -481,10 +480,6 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             if exact:  # the bound is J itself: no change of the position needs valuing
                 j = ub
             else:
-                if s >= 0 and s != c and work[memo + s] == 0:
-                    r = _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
-                    if r >= 0 and c >= 0 and _interacts(work, reach, r, s):
-                        r = -1
                 if s >= 0:
                     Sh[s] = me
                 gs = w_aff  # the groups s changes: n_changed at work[gs:]
@@ -772,9 +767,8 @@ def _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles
     a skip its shiny: the stamp (`stamp_turn`: stream state, seat, round, tiles and shinies on the board) names that
     board, since nothing draws and nothing changes the board between those decisions. The tile-specific parts (the
     stage-1 groups, the cells' changes) are each decision's own. Anything kept for another stamp is dropped first."""
-    a, w_ls, w_rays, w_bord, w_bval, w_arr, w_memo, w_sent, w_board = (layout[0], layout[5], layout[12], layout[15],
-                                                                       layout[16], layout[17], layout[19],
-                                                                       layout[21], layout[26])
+    (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
+     w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     if stamp_turn(obs, rng, work, w_board, board_stamp(obs), KEPT_BOARD):
         return work[w_board + 8]
     _board_dropped(work, a, w_board)
