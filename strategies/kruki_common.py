@@ -5,7 +5,7 @@ observation, and the values of a hypothetical position β (docs/rules/kruki.md �
 import numpy as np
 
 from sim.jit import kernel_njit
-from sim.games.kruki.model import (arrivals_at, div_small, gain_all, others_cached, probe_share, row_of,
+from sim.games.kruki.model import (arrivals_at, div_small, gain_all, others_cached, probe_share_lost, row_of,
                                    score_points)
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_AT_KIND, O_AT_OPT_A, O_AT_TILES, O_MOVED, O_N_OPTIONS,
                                  O_N_TILES, O_PLAYERS, O_ROUND, O_RULES, O_SEAT, O_SHINY_OF, O_SIDE, PL_CROWS,
@@ -215,13 +215,12 @@ def b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_t
     away from a probe, and only through those groups on its row or column, so a probe's points with the tile alone
     bound its points on β from above: the probes are visited best bound first (the touched ones and the untouched ones
     of `b_order`, merged), each valued exactly (its arrivals with the tile, less what each of those groups sends it
-    without s and no longer with s, `probe_share`), until no bound left can beat the best value found."""
+    without s and no longer with s, `probe_share_lost`), until no bound left can beat the best value found."""
     best = 0
     i = 0
     k = 0
     n_tv = work[w_tv]
     n_b = work[w_bord]
-    owner = Sh[s] if s >= 0 else -1
     while True:
         while k < n_b and (work[w_bord + 1 + k] == s or work[4 * a + work[w_bord + 1 + k]] != 0):
             k += 1  # s is no probe; a touched one comes from the touched list
@@ -243,10 +242,7 @@ def b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_t
         for j in range(n_changed):
             x = work[gs + j]
             if in_line(side, x, t):
-                Sh[s] = -1
-                lost += probe_share(K, Sh, side, x, Cr[x], t)
-                Sh[s] = owner
-                lost -= probe_share(K, Sh, side, x, Cr[x], t)
+                lost += probe_share_lost(K, Sh, side, x, Cr[x], t, s)
         if lost != 0:
             v = score_points(K[t], St[t], ng, cap, (work[t] if t != c else 0) + work[a + t] - lost)
         best = max(best, v)

@@ -407,3 +407,42 @@ def test_arrivals_at_a_probe_equal_a_full_flight_on_crowded_boards():
             assert ref.arrivals_at(b, probe) == full.crows[probe]
             b.shiny[probe] = -1
     assert tied > 50  # the ties (and Trinket ties) were met, not only single nearest shinies
+
+
+def test_a_probes_loss_to_the_own_shiny_equals_its_share_without_and_with_it():
+    """`probe_share_lost` (what B(β) takes off a probe for the own shiny) equals `probe_share` with the own shiny lifted
+    less `probe_share` with it, on crowded boards with many Trinkets, for every crow group, probe on its row or column
+    and own shiny: past the probe, between, on another ray of the group, and off its lines."""
+    import numpy as np
+    from sim.games.kruki.model import probe_share, probe_share_lost
+    cases = collections.Counter()
+    for g in range(6):
+        st = ref.setup(params(tiles_trinkets=9), 4, PyStream(17, g))
+        ref.run(st, ref.make_chooser(seats(["random"] * 4), PyStream(18, g)))
+        b, rng = st.board, PyStream(19, g)
+        for c in b.tiles:
+            b.shiny[c] = -1
+        free = [t for t in b.tiles if b.crows[t] == 0]
+        rng.shuffle(free)
+        for i, s in enumerate(free[:1 + rng.below(5)]):
+            b.shiny[s] = i
+        K, Sh = np.array(b.kind, np.int32), np.array(b.shiny, np.int32)
+        side = b.side
+        groups = [t for t in b.tiles if b.crows[t] > 0 and b.shiny[t] < 0]
+        probes = [t for t in b.tiles if b.crows[t] == 0 and b.shiny[t] < 0 and b.kind[t] != JUNK]
+        for s in probes[:12]:
+            Sh[s] = 3
+            for t in groups:
+                for p in probes:
+                    if p == s or not (p // side == t // side or p % side == t % side):
+                        continue
+                    lost = probe_share_lost(K, Sh, side, t, b.crows[t], p, s)
+                    assert Sh[s] == 3
+                    Sh[s] = -1
+                    without = probe_share(K, Sh, side, t, b.crows[t], p)
+                    Sh[s] = 3
+                    assert lost == without - probe_share(K, Sh, side, t, b.crows[t], p), (g, s, t, p)
+                    in_line = s // side == t // side or s % side == t % side
+                    cases["lost" if lost else ("in line" if in_line else "off its lines")] += 1
+            Sh[s] = -1
+    assert min(cases.values()) > 20, cases

@@ -263,6 +263,74 @@ def probe_share(K, Sh, side, t, n, s):
     return _share(K, s, k, m_other, eqcnt, eqtr, n)
 
 
+@kernel_njit()
+def probe_share_lost(K, Sh, side, t, n, p, s):
+    """`probe_share`(t -> p) with the shiny on s lifted less it with that shiny (Sh[s] >= 0 on entry and on return):
+    the crows a probe on p loses to s from the group of n on t, p != s on t's row or column. Only the walks that
+    pass s differ, so the path to p and the rays that cannot meet s are walked once: none of it when s lies past p
+    on the same ray, the path alone (s then blocks it) when s lies between."""
+    rows = row_of(side, p) - row_of(side, t)
+    if rows == 0:
+        d = 1 if p > t else -1
+        k = p - t if p > t else t - p
+    else:
+        d = side if p > t else -side
+        k = rows if rows > 0 else -rows
+    srows = row_of(side, s) - row_of(side, t)
+    ds = 0  # the step from t toward s, 0 when s is on neither its row nor its column
+    ks = 0
+    if srows == 0:
+        ds = 1 if s > t else -1
+        ks = s - t if s > t else t - s
+    elif s - t == srows * side:
+        ds = side if s > t else -side
+        ks = srows if srows > 0 else -srows
+    if ds == 0 or (ds == d and ks > k):
+        return 0
+    owner = Sh[s]
+    if ds == d:  # s between t and p: the path to p meets it, so the group sends p nothing with it
+        Sh[s] = -1
+        lost = probe_share(K, Sh, side, t, n, p)
+        Sh[s] = owner
+        return lost
+    c = t + d
+    for _ in range(1, k):
+        if K[c] == GAP or K[c] == JUNK or Sh[c] >= 0:
+            return 0
+        c += d
+    m_other = BIG  # the nearest shiny over the directions that never meet s, as in `probe_share`
+    eqcnt = eqtr = 0
+    for i in range(4):
+        di = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        if di == d or di == ds:
+            continue
+        e, cell, r, j = _ray(K, Sh, t, di)
+        if e < m_other:
+            m_other, eqcnt, eqtr = e, 1, r
+        elif e == m_other and e < BIG:
+            eqcnt += 1
+            eqtr += r
+    e_with, cell, r_with, j = _ray(K, Sh, t, ds)
+    Sh[s] = -1
+    e_without, cell, r_without, j = _ray(K, Sh, t, ds)
+    Sh[s] = owner
+    return (_share_beside(K, p, k, m_other, eqcnt, eqtr, e_without, r_without, n)
+            - _share_beside(K, p, k, m_other, eqcnt, eqtr, e_with, r_with, n))
+
+
+@kernel_njit(inline="always")
+def _share_beside(K, p, k, m_other, eqcnt, eqtr, e, r, n):
+    """`probe_share`'s last step with one more ray (its nearest shiny at e, on TRINKETS if r) among the other ones."""
+    if e < m_other:
+        m_other, eqcnt, eqtr = e, 1, r
+    elif e == m_other and e < BIG:
+        eqcnt += 1
+        eqtr += r
+    if k > m_other:
+        return 0
+    return _share(K, p, k, m_other, eqcnt, eqtr, n)
+
+
 @kernel_njit(inline="always")
 def _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3):
     """`add_contrib` given the group's four rays (nearest shiny distance, TRINKETS flag, first JUNK distance)."""
