@@ -151,26 +151,45 @@ def _next_reach_mark(work, reach, a):
 
 
 @kernel_njit(inline="always")
-def _reach_and_seen(work, K, Cr, Sh, Fr, side, c, reach, w_seen):
+def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
-    tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups that see c along a row
-    or column with no shiny between (into work[w_seen:]; returns their count): a tile on c changes the rays, so the
-    flight plan, of these groups and of no other."""
+    tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups whose flight plan a
+    tile on c changes (into work[w_seen:]; returns their count). Only a group that sees c along a row or column with
+    no shiny between can change it: its ray toward c ends at c now, and with the tile it runs on to the first shiny
+    past c, which joins its nearest when it is no farther than those of its other rays (the ray cache), as in
+    `_apply_cell`; farther, or with no shiny past c, the plan stays."""
     mark = _next_reach_mark(work, reach, side * side)
+    a = side * side
     n_seen = 0
+    shiny_arm = 0  # byte i: how far from c arm i holds its first shiny before its gap (at most 255), or 0
     for i in range(4):
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
         x = c + d
+        k = 1
         seen = True
         while K[x] != GAP:
             work[reach + x] = mark
             if Sh[x] >= 0:
+                if seen:
+                    shiny_arm |= min(k, 255) << (8 * i)
                 seen = False
             elif seen and Cr[x] > 0 and Fr[x] == 0:
-                work[w_seen + n_seen] = x
+                work[w_seen + 3 * n_seen] = x
+                work[w_seen + 3 * n_seen + 1] = k
+                work[w_seen + 3 * n_seen + 2] = i
                 n_seen += 1
             x += d
-    return n_seen
+            k += 1
+    n = 0
+    for j in range(n_seen):  # the list shrinks in place to the groups whose plan changes
+        x = work[w_seen + 3 * j]
+        di = (work[w_seen + 3 * j + 2] + 2) & 3  # the group's direction toward c
+        beyond = (shiny_arm >> (8 * di)) & 255
+        if beyond > 0 and work[w_seen + 3 * j + 1] + beyond <= others_cached(work, w_rays, -work[5 * a + x] - 1,
+                                                                                di)[0]:
+            work[w_seen + n] = x
+            n += 1
+    return n
 
 
 @kernel_njit(inline="always")
@@ -326,8 +345,8 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
 
 @kernel_njit(inline="always")
 def _interacts(work, reach, r, s):
-    """Whether the hypothetical tile (the reach plane holds its mark, `_reach_and_seen`) ends the segment of s or of a
-    group in its record."""
+    """Whether the hypothetical tile (the reach plane holds its mark, `_reach_and_replanned`) ends the segment of s or
+    of a group in its record."""
     mark = work[reach]
     if work[reach + s] == mark:
         return True
@@ -356,9 +375,9 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     option s = -1 if there is none), one by one: for the shiny alone in raster order; for a cell those the tile
     touched, then the untouched ones best stage-1 value first, down to the floor and the best J found.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective, the opponents' arrivals from
-    the first arrivals row (the board as it stands) corrected by the groups that see c and by c's own group. Where the
-    opponents' weight lowers J, an option whose bound on J (`kruki_bounds.j_upper`) is below `bar` or below the best
-    J of this cell so far can neither win nor tie, and is not valued in full.
+    the first arrivals row (the board as it stands) corrected by the groups whose flight plan the tile changes and by
+    c's own group. Where the opponents' weight lowers J, an option whose bound on J (`kruki_bounds.j_upper`) is below
+    `bar` or below the best J of this cell so far can neither win nor tie, and is not valued in full.
     Returns (max v1, best J, best pref, ties at the best); the tied best shinies are also listed in the order valued at
     work[w_ties:] unless w_ties < 0 (for the shiny alone, raster order, at the second legal-shiny list w_ls2, which
     otherwise holds a cell's options). saved: the offset of the cell's tile change in the pool (`_save_cell`), or -1
@@ -387,16 +406,16 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             work[row + q] = work[w_arr + q]
     n_touched = nls + 2  # the options before the best-first part of the list (all of them for the shiny alone)
     if c >= 0:
-        n_see_c = 0
+        n_replanned = 0
         if stage == 2:
-            n_see_c = _reach_and_seen(work, K, Cr, Sh, Fr, side, c, reach, w_save)
-            for j in range(n_see_c):
+            n_replanned = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_save)
+            for j in range(n_replanned):
                 _less_base_shares(work, a, w_sent, players, work[w_save + j], row)
         if saved >= 0:
             _restore_cell(work, K, Cr, a, w_tl, w_pool + saved, c, tile, spawn)
         else:
             _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
-        for j in range(n_see_c):
+        for j in range(n_replanned):
             _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], 1, row)
         if stage == 2 and spawn > 0:
             _shares_to_opponents(obs, work, K, Sh, side, c, spawn, 1, row)
