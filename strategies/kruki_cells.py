@@ -279,26 +279,26 @@ def _less_base_shares(work, a, w_sent, players, x, row):
 
 
 @kernel_njit(inline="always")
-def _arrivals_after(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, w_arr):
+def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_sent, reach):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
-    the third arrivals row: the second (the board without it) corrected by the groups that see s, each taken out
-    with its plan without s and put back with its plan with s."""
+    the third arrivals row: the second (the board with the tile on c alone, c < 0: none) corrected by the groups that
+    see s (the n_seen at work[w_seen:]), each taken out with its plan without s and put back with its plan with s.
+    Without s, a group that the tile cannot reach (off the segments next to c: the reach plane, `_interacts`) flies
+    as on the board as it stands, so its base shares (`_base_shares`) take it out, and its plan is not looked at."""
     row = w_arr + 2 * MAX_PLAYERS
-    for q in range(obs[O_PLAYERS]):
+    players = obs[O_PLAYERS]
+    a = side * side
+    for q in range(players):
         work[row + q] = work[w_arr + MAX_PLAYERS + q]
-    _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, row)
-
-
-@kernel_njit(inline="always")
-def _arrivals_change(obs, work, K, Cr, Sh, side, s, n_seen, w_seen, row):
-    """Add to the arrivals row at `row` what the own shiny on s (Sh[s] set) changes: each group that sees s (the
-    n_seen at work[w_seen:]) taken out with its plan without s and put back with its plan with s."""
     owner = Sh[s]
     for j in range(n_seen):
         x = work[w_seen + j]
-        Sh[s] = -1
-        _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], -1, row)
-        Sh[s] = owner
+        if c < 0 or (x != c and work[reach + x] != work[reach]):
+            _less_base_shares(work, a, w_sent, players, x, row)
+        else:
+            Sh[s] = -1
+            _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], -1, row)
+            Sh[s] = owner
         _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], 1, row)
 
 
@@ -514,7 +514,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                         if n_seen < 0:
                             n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
                         n_changed = n_seen
-                    _arrivals_after(obs, work, K, Cr, Sh, side, s, n_changed, w_aff, w_arr)
+                    _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_changed, w_aff, w_arr, w_sent, reach)
                 bval = 0
                 if need_b:
                     bval = b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv, w_bord,
