@@ -383,22 +383,28 @@ def test_incremental_evaluation_equals_full_flight():
             assert full.crows_on_board() == b.crows_on_board()
 
 
+def _crowded_board(seed, g, most):
+    """The board after a random 4-player game with many Trinkets (streams seed, seed + 1, seed + 2 and game g), its
+    shinies lifted and up to `most` others put on free tiles at random, so that nearest shinies often tie."""
+    st = ref.setup(params(tiles_trinkets=9), 4, PyStream(seed, g))
+    ref.run(st, ref.make_chooser(seats(["random"] * 4), PyStream(seed + 1, g)))
+    b, rng = st.board, PyStream(seed + 2, g)
+    for c in b.tiles:
+        b.shiny[c] = -1
+    free = [t for t in b.tiles if b.crows[t] == 0]
+    rng.shuffle(free)
+    for i, s in enumerate(free[:1 + rng.below(most)]):
+        b.shiny[s] = i
+    return b
+
+
 def test_arrivals_at_a_probe_equal_a_full_flight_on_crowded_boards():
     """As the strategies ask it: one more shiny (a probe) on every free tile in turn, among up to 8 others, on boards
     with many Trinkets, so that nearest shinies often tie (and Trinkets break the tie) — each time arrivals_at(probe)
     equals the crows a full flight brings there."""
     tied = 0
     for g in range(12):
-        prm = params(tiles_trinkets=9)
-        st = ref.setup(prm, 4, PyStream(14, g))
-        ref.run(st, ref.make_chooser(seats(["random"] * 4), PyStream(15, g)))
-        b, rng = st.board, PyStream(16, g)
-        for c in b.tiles:
-            b.shiny[c] = -1
-        free = [t for t in b.tiles if b.crows[t] == 0]
-        rng.shuffle(free)
-        for i, s in enumerate(free[:1 + rng.below(8)]):
-            b.shiny[s] = i
+        b = _crowded_board(14, g, 8)
         for probe in [t for t in b.tiles if b.crows[t] == 0 and b.shiny[t] < 0]:
             b.shiny[probe] = 99
             full = b.copy()
@@ -417,15 +423,7 @@ def test_a_probes_loss_to_the_own_shiny_equals_its_share_without_and_with_it():
     from sim.games.kruki.model import probe_share, probe_share_lost
     cases = collections.Counter()
     for g in range(6):
-        st = ref.setup(params(tiles_trinkets=9), 4, PyStream(17, g))
-        ref.run(st, ref.make_chooser(seats(["random"] * 4), PyStream(18, g)))
-        b, rng = st.board, PyStream(19, g)
-        for c in b.tiles:
-            b.shiny[c] = -1
-        free = [t for t in b.tiles if b.crows[t] == 0]
-        rng.shuffle(free)
-        for i, s in enumerate(free[:1 + rng.below(5)]):
-            b.shiny[s] = i
+        b = _crowded_board(17, g, 5)
         K, Sh = np.array(b.kind, np.int32), np.array(b.shiny, np.int32)
         side = b.side
         groups = [t for t in b.tiles if b.crows[t] > 0 and b.shiny[t] < 0]

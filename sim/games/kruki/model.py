@@ -193,13 +193,7 @@ def others_cached(work, w_rays, idx, di):
     for i in range(4):
         if i == di:
             continue
-        e = work[w_rays + 8 * idx + 2 * i]
-        r = work[w_rays + 8 * idx + 2 * i + 1]
-        if e < m:
-            m, cnt, tr = e, 1, r
-        elif e == m and e < BIG:
-            cnt += 1
-            tr += r
+        m, cnt, tr = _fold_ray(m, cnt, tr, work[w_rays + 8 * idx + 2 * i], work[w_rays + 8 * idx + 2 * i + 1])
     return m, cnt, tr
 
 
@@ -229,38 +223,69 @@ def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3)
 
 
+@kernel_njit(inline="always")
+def _line_step(side, t, p):
+    """(step, distance) from the cell t toward the cell p along their row or column; (0, 0) when they share neither."""
+    rows = row_of(side, p) - row_of(side, t)
+    if rows == 0:
+        return (1 if p > t else -1), (p - t if p > t else t - p)
+    if p - t == rows * side:
+        return (side if p > t else -side), (rows if rows > 0 else -rows)
+    return 0, 0
+
+
+@kernel_njit(inline="always")
+def _path_open(K, Sh, t, d, k):
+    """Whether no gap, shiny or JUNK lies strictly between t and the cell k steps d away."""
+    c = t + d
+    for _ in range(1, k):
+        if K[c] == GAP or K[c] == JUNK or Sh[c] >= 0:
+            return False
+        c += d
+    return True
+
+
+@kernel_njit(inline="always")
+def _fold_ray(m, cnt, tr, e, r):
+    """(nearest shiny distance, rays at it, those of them on TRINKETS) with one more ray (its shiny at e, r = on
+    TRINKETS) folded in; no shiny (BIG) counts for nothing."""
+    if e < m:
+        return e, 1, r
+    if e == m and e < BIG:
+        return m, cnt + 1, tr + r
+    return m, cnt, tr
+
+
+@kernel_njit(inline="always")
+def _nearest_beside(K, Sh, side, t, skip_a, skip_b):
+    """`_fold_ray` over the rays of the tile t except those in the steps skip_a and skip_b."""
+    m, cnt, tr = BIG, 0, 0
+    for i in range(4):
+        di = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
+        if di != skip_a and di != skip_b:
+            e, cell, r, j = _ray(K, Sh, t, di)
+            m, cnt, tr = _fold_ray(m, cnt, tr, e, r)
+    return m, cnt, tr
+
+
+@kernel_njit(inline="always")
+def _share_within(K, p, k, m_other, eqcnt, eqtr, n):
+    """`_share` to a new shiny on p at distance k, or nothing when a shiny in another direction is nearer."""
+    if k > m_other:
+        return 0
+    return _share(K, p, k, m_other, eqcnt, eqtr, n)
+
+
 @kernel_njit()
 def probe_share(K, Sh, side, t, n, s):
     """Crows the group of n crows on tile t sends to a new shiny put on the tile s, a tile on its row or column (no
     shiny there): `add_contrib`'s term for s alone. Nothing if a gap, a shiny or a JUNK lies strictly between them,
     or if a shiny in another direction is nearer; a split on a tie (KRUKI-26)."""
-    rows = row_of(side, s) - row_of(side, t)
-    if rows == 0:
-        d = 1 if s > t else -1
-        k = s - t if s > t else t - s
-    else:
-        d = side if s > t else -side
-        k = rows if rows > 0 else -rows
-    c = t + d
-    for _ in range(1, k):
-        if K[c] == GAP or K[c] == JUNK or Sh[c] >= 0:
-            return 0
-        c += d
-    m_other = BIG
-    eqcnt = eqtr = 0
-    for i in range(4):
-        di = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        if di == d:
-            continue
-        e, cell, r, j = _ray(K, Sh, t, di)
-        if e < m_other:
-            m_other, eqcnt, eqtr = e, 1, r
-        elif e == m_other and e < BIG:
-            eqcnt += 1
-            eqtr += r
-    if k > m_other:
+    d, k = _line_step(side, t, s)
+    if d == 0 or not _path_open(K, Sh, t, d, k):
         return 0
-    return _share(K, s, k, m_other, eqcnt, eqtr, n)
+    m_other, eqcnt, eqtr = _nearest_beside(K, Sh, side, t, d, d)
+    return _share_within(K, s, k, m_other, eqcnt, eqtr, n)
 
 
 @kernel_njit()
@@ -269,22 +294,8 @@ def probe_share_lost(K, Sh, side, t, n, p, s):
     the crows a probe on p loses to s from the group of n on t, p != s on t's row or column. Only the walks that
     pass s differ, so the path to p and the rays that cannot meet s are walked once: none of it when s lies past p
     on the same ray, the path alone (s then blocks it) when s lies between."""
-    rows = row_of(side, p) - row_of(side, t)
-    if rows == 0:
-        d = 1 if p > t else -1
-        k = p - t if p > t else t - p
-    else:
-        d = side if p > t else -side
-        k = rows if rows > 0 else -rows
-    srows = row_of(side, s) - row_of(side, t)
-    ds = 0  # the step from t toward s, 0 when s is on neither its row nor its column
-    ks = 0
-    if srows == 0:
-        ds = 1 if s > t else -1
-        ks = s - t if s > t else t - s
-    elif s - t == srows * side:
-        ds = side if s > t else -side
-        ks = srows if srows > 0 else -srows
+    d, k = _line_step(side, t, p)
+    ds, ks = _line_step(side, t, s)  # ds = 0: s is on neither t's row nor its column
     if ds == 0 or (ds == d and ks > k):
         return 0
     owner = Sh[s]
@@ -293,42 +304,16 @@ def probe_share_lost(K, Sh, side, t, n, p, s):
         lost = probe_share(K, Sh, side, t, n, p)
         Sh[s] = owner
         return lost
-    c = t + d
-    for _ in range(1, k):
-        if K[c] == GAP or K[c] == JUNK or Sh[c] >= 0:
-            return 0
-        c += d
-    m_other = BIG  # the nearest shiny over the directions that never meet s, as in `probe_share`
-    eqcnt = eqtr = 0
-    for i in range(4):
-        di = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        if di == d or di == ds:
-            continue
-        e, cell, r, j = _ray(K, Sh, t, di)
-        if e < m_other:
-            m_other, eqcnt, eqtr = e, 1, r
-        elif e == m_other and e < BIG:
-            eqcnt += 1
-            eqtr += r
+    if not _path_open(K, Sh, t, d, k):
+        return 0
+    m_other, eqcnt, eqtr = _nearest_beside(K, Sh, side, t, d, ds)  # the rays that never meet s
     e_with, cell, r_with, j = _ray(K, Sh, t, ds)
     Sh[s] = -1
     e_without, cell, r_without, j = _ray(K, Sh, t, ds)
     Sh[s] = owner
-    return (_share_beside(K, p, k, m_other, eqcnt, eqtr, e_without, r_without, n)
-            - _share_beside(K, p, k, m_other, eqcnt, eqtr, e_with, r_with, n))
-
-
-@kernel_njit(inline="always")
-def _share_beside(K, p, k, m_other, eqcnt, eqtr, e, r, n):
-    """`probe_share`'s last step with one more ray (its nearest shiny at e, on TRINKETS if r) among the other ones."""
-    if e < m_other:
-        m_other, eqcnt, eqtr = e, 1, r
-    elif e == m_other and e < BIG:
-        eqcnt += 1
-        eqtr += r
-    if k > m_other:
-        return 0
-    return _share(K, p, k, m_other, eqcnt, eqtr, n)
+    m0, c0, tr0 = _fold_ray(m_other, eqcnt, eqtr, e_without, r_without)
+    m1, c1, tr1 = _fold_ray(m_other, eqcnt, eqtr, e_with, r_with)
+    return _share_within(K, p, k, m0, c0, tr0, n) - _share_within(K, p, k, m1, c1, tr1, n)
 
 
 @kernel_njit(inline="always")
