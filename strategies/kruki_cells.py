@@ -279,12 +279,13 @@ def _less_base_shares(work, a, w_sent, players, x, row):
 
 
 @kernel_njit(inline="always")
-def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_sent, reach):
+def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_sent, w_replanned, n_replanned):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
     the third arrivals row: the second (the board with the tile on c alone, c < 0: none) corrected by the groups that
     see s (the n_seen at work[w_seen:]), each taken out with its plan without s and put back with its plan with s.
-    Without s, a group that the tile cannot reach (off the segments next to c: the reach plane, `_interacts`) flies
-    as on the board as it stands, so its base shares (`_base_shares`) take it out, and its plan is not looked at."""
+    Without s, a group whose plan the tile leaves as it was (all but the n_replanned at work[w_replanned:],
+    `_reach_and_replanned`, and c's own) flies as on the board as it stands, so its base shares (`_base_shares`) take
+    it out, and its plan is not looked at."""
     row = w_arr + 2 * MAX_PLAYERS
     players = obs[O_PLAYERS]
     a = side * side
@@ -293,7 +294,10 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_s
     owner = Sh[s]
     for j in range(n_seen):
         x = work[w_seen + j]
-        if c < 0 or (x != c and work[reach + x] != work[reach]):
+        replanned = x == c
+        for i in range(n_replanned):
+            replanned |= work[w_replanned + i] == x
+        if not replanned:
             _less_base_shares(work, a, w_sent, players, x, row)
         else:
             Sh[s] = -1
@@ -405,8 +409,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
         for q in range(players):
             work[row + q] = work[w_arr + q]
     n_touched = nls + 2  # the options before the best-first part of the list (all of them for the shiny alone)
+    n_replanned = 0  # the groups whose flight plan the tile on c changes, at work[w_save:] (stage 2)
     if c >= 0:
-        n_replanned = 0
         if stage == 2:
             n_replanned = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_save)
             for j in range(n_replanned):
@@ -514,7 +518,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                         if n_seen < 0:
                             n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
                         n_changed = n_seen
-                    _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_changed, w_aff, w_arr, w_sent, reach)
+                    _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_changed, w_aff, w_arr, w_sent, w_save,
+                                    n_replanned)
                 bval = 0
                 if need_b:
                     bval = b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv, w_bord,
