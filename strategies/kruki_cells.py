@@ -313,11 +313,12 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
     (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny]; the memo plane at s
     gets 1 + the record's offset in the pool, or -1 when the pool is full.
 
-    A tile on c changes none of it unless c ends the row or column segment of s or of one of those groups
-    (`_interacts`): the rays of every other group stop at a gap before c, so they neither see s anew nor change
-    their flight plans, with or without s; and a group that s does not change keeps so with the tile, which only
-    brings shinies nearer. Every option (c, s) of a decision that leaves s untouched so reuses one record instead of
-    taking the groups of s out and putting them back again."""
+    A tile on c changes none of it unless c ends the row or column segment of s or changes the flight plan of one of
+    those groups (`_interacts`): only through c's segments can a group see s anew, and s's own segment ends at c
+    when it does; a group whose plan the tile leaves as it was without s keeps it with s too, since the shiny past c
+    is farther than its nearest without s and so than its nearest with s; and a group that s does not change keeps
+    so with the tile, which only brings shinies nearer. Every option (c, s) of a decision that leaves s untouched so
+    reuses one record instead of taking the groups of s out and putting them back again."""
     a = side * side
     used = work[w_memo]
     if used + rmax > MEMO_RECORDS * rmax:
@@ -348,15 +349,16 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
 
 
 @kernel_njit(inline="always")
-def _interacts(work, reach, r, s):
-    """Whether the hypothetical tile (the reach plane holds its mark, `_reach_and_replanned`) ends the segment of s or
-    of a group in its record."""
-    mark = work[reach]
-    if work[reach + s] == mark:
+def _interacts(work, reach, r, s, w_replanned, n_replanned):
+    """Whether the hypothetical tile ends the segment of s (the reach plane holds its mark, `_reach_and_replanned`) or
+    changes the flight plan of a group in its record (one of the n_replanned at work[w_replanned:])."""
+    if work[reach + s] == work[reach]:
         return True
     for j in range(work[r]):
-        if work[reach + work[r + 1 + j]] == mark:
-            return True
+        x = work[r + 1 + j]
+        for i in range(n_replanned):
+            if work[w_replanned + i] == x:
+                return True
     return False
 
 
@@ -484,7 +486,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                     _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
                 if work[memo + s] > 0:
                     r = w_memo + work[memo + s] - 1
-                    if c >= 0 and _interacts(work, reach, r, s):
+                    if c >= 0 and _interacts(work, reach, r, s, w_save, n_replanned):
                         r = -1
             exact = False
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
