@@ -8,7 +8,7 @@ skips the options whose V_me is already below the best J found.
 """
 from sim.jit import kernel_njit
 from sim.rng import below
-from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached,
+from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached, row_of,
                                    others_cached)
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF,
                                  O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
@@ -154,7 +154,8 @@ def _next_reach_mark(work, reach, a):
 def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
     tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups whose flight plan a
-    tile on c changes (into work[w_seen:]; returns their count). Only a group that sees c along a row or column with
+    tile on c changes (into work[w_seen:]; returns their count, and the arms of c with a group that sees c as bits
+    0..3 = N, E, S, W). Only a group that sees c along a row or column with
     no shiny between can change it: its ray toward c ends at c now, and with the tile it runs on to the first shiny
     past c, which joins its nearest when it is no farther than those of its other rays (the ray cache), as in
     `_apply_cell`; farther, or with no shiny past c, the plan stays."""
@@ -162,6 +163,7 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     a = side * side
     n_seen = 0
     shiny_arm = 0  # byte i: how far from c arm i holds its first shiny before its gap (at most 255), or 0
+    seen_arms = 0  # bit i: a group on arm i sees c
     for i in range(4):
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
         x = c + d
@@ -174,6 +176,7 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
                     shiny_arm |= min(k, 255) << (8 * i)
                 seen = False
             elif seen and Cr[x] > 0 and Fr[x] == 0:
+                seen_arms |= 1 << i
                 work[w_seen + 3 * n_seen] = x
                 work[w_seen + 3 * n_seen + 1] = k
                 work[w_seen + 3 * n_seen + 2] = i
@@ -189,7 +192,7 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
                                                                                 di)[0]:
             work[w_seen + n] = x
             n += 1
-    return n
+    return n, seen_arms
 
 
 @kernel_njit(inline="always")
@@ -313,12 +316,13 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
     (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny]; the memo plane at s
     gets 1 + the record's offset in the pool, or -1 when the pool is full.
 
-    A tile on c changes none of it unless c ends the row or column segment of s or changes the flight plan of one of
-    those groups (`_interacts`): only through c's segments can a group see s anew, and s's own segment ends at c
-    when it does; a group whose plan the tile leaves as it was without s keeps it with s too, since the shiny past c
-    is farther than its nearest without s and so than its nearest with s; and a group that s does not change keeps
-    so with the tile, which only brings shinies nearer. Every option (c, s) of a decision that leaves s untouched so
-    reuses one record instead of taking the groups of s out and putting them back again."""
+    A tile on c changes none of it unless a group can see s anew through c or the tile changes the flight plan of
+    one of those groups (`_interacts`): a group sees s anew only along s's row or column through c, so only when s
+    ends an arm of c and the tile spawns crows or a group on the opposite arm sees c; a group whose plan the tile
+    leaves as it was without s keeps it with s too, since the shiny past c is farther than its nearest without s and
+    so than its nearest with s; and a group that s does not change keeps so with the tile, which only brings shinies
+    nearer. Every option (c, s) of a decision that leaves s untouched so reuses one record instead of taking the
+    groups of s out and putting them back again."""
     a = side * side
     used = work[w_memo]
     if used + rmax > MEMO_RECORDS * rmax:
@@ -349,11 +353,20 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
 
 
 @kernel_njit(inline="always")
-def _interacts(work, reach, r, s, w_replanned, n_replanned):
-    """Whether the hypothetical tile ends the segment of s (the reach plane holds its mark, `_reach_and_replanned`) or
-    changes the flight plan of a group in its record (one of the n_replanned at work[w_replanned:])."""
+def _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_replanned, n_replanned):
+    """Whether the hypothetical tile on c changes the record r of s (`_memo`): some group may see s anew through c (s
+    ends an arm of c, marked in the reach plane by `_reach_and_replanned`, and the tile spawns crows or a group on the
+    opposite arm sees c: `seen_arms`), or the tile re-plans a group of the record (one of the n_replanned at
+    work[w_replanned:])."""
     if work[reach + s] == work[reach]:
-        return True
+        if spawn > 0:
+            return True
+        if row_of(side, s) == row_of(side, c):
+            arm = 1 if s > c else 3
+        else:
+            arm = 2 if s > c else 0
+        if (seen_arms >> ((arm + 2) & 3)) & 1:
+            return True
     for j in range(work[r]):
         x = work[r + 1 + j]
         for i in range(n_replanned):
@@ -412,9 +425,10 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             work[row + q] = work[w_arr + q]
     n_touched = nls + 2  # the options before the best-first part of the list (all of them for the shiny alone)
     n_replanned = 0  # the groups whose flight plan the tile on c changes, at work[w_save:] (stage 2)
+    seen_arms = 0
     if c >= 0:
         if stage == 2:
-            n_replanned = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_save)
+            n_replanned, seen_arms = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_save)
             for j in range(n_replanned):
                 _less_base_shares(work, a, w_sent, players, work[w_save + j], row)
         if saved >= 0:
@@ -486,7 +500,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                     _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
                 if work[memo + s] > 0:
                     r = w_memo + work[memo + s] - 1
-                    if c >= 0 and _interacts(work, reach, r, s, w_save, n_replanned):
+                    if c >= 0 and _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_save, n_replanned):
                         r = -1
             exact = False
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
