@@ -155,10 +155,10 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
     tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups whose flight plan a
     tile on c changes (into work[w_seen:]; returns their count, and the arms of c with a group that sees c as bits
-    0..3 = N, E, S, W). Only a group that sees c along a row or column with
-    no shiny between can change it: its ray toward c ends at c now, and with the tile it runs on to the first shiny
-    past c, which joins its nearest when it is no farther than those of its other rays (the ray cache), as in
-    `_apply_cell`; farther, or with no shiny past c, the plan stays."""
+    0..3 = N, E, S, W). Only a group that sees c along a row or column with no shiny between can change it: its ray
+    toward c ends at c now, and with the tile it runs on to the first shiny past c, which joins its nearest when it is
+    no farther than those of its other rays (the ray cache), as in `_apply_cell`; farther, or with no shiny past c,
+    the plan stays."""
     mark = _next_reach_mark(work, reach, side * side)
     a = side * side
     n_seen = 0
