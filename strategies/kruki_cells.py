@@ -21,6 +21,16 @@ from strategies.kruki_common import (KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO
                                      work_at)
 
 
+@kernel_njit(inline="always")
+def _tile_replans(work, w_rays, a, x, k, di, shiny_arm):
+    """Whether a tile on the gap c changes the flight plan of the crow group on x, which sees c at distance k in the
+    direction di (0..3 = N, E, S, W): its ray toward c ends at c now and runs on past it with the tile, so the first
+    shiny past c (shiny_arm: byte i = its distance along c's arm i, 0 for none) joins its nearest when it is no
+    farther than those of the group's other rays (the ray cache); farther, or none, the plan stays."""
+    beyond = (shiny_arm >> (8 * di)) & 255
+    return beyond > 0 and k + beyond <= others_cached(work, w_rays, -work[5 * a + x] - 1, di)[0]
+
+
 @kernel_njit()
 def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn):
     """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
@@ -59,11 +69,8 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         x = work[w_aff + 3 * j]
         code = work[w_aff + 3 * j + 2]
         i = code & 3
-        beyond = (shiny_arm >> (8 * ((i + 2) & 3))) & 255
-        # a shiny beyond c no farther than the group's nearest in its other directions joins its nearest: its plan
-        # changes, redo it in full; one farther changes no plan, and only the grown part of the ray counts (below)
-        if beyond > 0 and work[w_aff + 3 * j + 1] + beyond <= others_cached(work, w_rays, -work[5 * a + x] - 1,
-                                                                            (i + 2) & 3)[0]:
+        # a plan the tile changes is redone in full; where it stays, only the grown part of the ray counts (below)
+        if _tile_replans(work, w_rays, a, x, work[w_aff + 3 * j + 1], (i + 2) & 3, shiny_arm):
             work[w_aff + 3 * n_full] = x  # n_full <= j: this entry has been read
             n_full += 1
             add_contrib(K, Sh, side, x, Cr[x], -1, delta, True, mark, tl)
@@ -155,12 +162,10 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
     tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups whose flight plan a
     tile on c changes (into work[w_seen:]; returns their count, and the arms of c with a group that sees c as bits
-    0..3 = N, E, S, W). Only a group that sees c along a row or column with no shiny between can change it: its ray
-    toward c ends at c now, and with the tile it runs on to the first shiny past c, which joins its nearest when it is
-    no farther than those of its other rays (the ray cache), as in `_apply_cell`; farther, or with no shiny past c,
-    the plan stays."""
-    mark = _next_reach_mark(work, reach, side * side)
+    0..3 = N, E, S, W): of the groups that see c along a row or column with no shiny between, those whose plan
+    `_tile_replans` says the tile changes, as `_apply_cell` decides for the arrival map."""
     a = side * side
+    mark = _next_reach_mark(work, reach, a)
     n_seen = 0
     shiny_arm = 0  # byte i: how far from c arm i holds its first shiny before its gap (at most 255), or 0
     seen_arms = 0  # bit i: a group on arm i sees c
@@ -186,10 +191,8 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     n = 0
     for j in range(n_seen):  # the list shrinks in place to the groups whose plan changes
         x = work[w_seen + 3 * j]
-        di = (work[w_seen + 3 * j + 2] + 2) & 3  # the group's direction toward c
-        beyond = (shiny_arm >> (8 * di)) & 255
-        if beyond > 0 and work[w_seen + 3 * j + 1] + beyond <= others_cached(work, w_rays, -work[5 * a + x] - 1,
-                                                                                di)[0]:
+        if _tile_replans(work, w_rays, a, x, work[w_seen + 3 * j + 1], (work[w_seen + 3 * j + 2] + 2) & 3,
+                         shiny_arm):
             work[w_seen + n] = x
             n += 1
     return n, seen_arms
@@ -282,6 +285,15 @@ def _less_base_shares(work, a, w_sent, players, x, row):
 
 
 @kernel_njit(inline="always")
+def _listed(work, at, n, x):
+    """Whether x is among the n ints at work[at:]."""
+    for i in range(n):
+        if work[at + i] == x:
+            return True
+    return False
+
+
+@kernel_njit(inline="always")
 def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_sent, w_replanned, n_replanned):
     """The crows on each opponent's shiny after a flight once the own shiny on s (Sh[s] set) joins the board, into
     the third arrivals row: the second (the board with the tile on c alone, c < 0: none) corrected by the groups that
@@ -297,10 +309,7 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_s
     owner = Sh[s]
     for j in range(n_seen):
         x = work[w_seen + j]
-        replanned = x == c
-        for i in range(n_replanned):
-            replanned |= work[w_replanned + i] == x
-        if not replanned:
+        if x != c and not _listed(work, w_replanned, n_replanned, x):
             _less_base_shares(work, a, w_sent, players, x, row)
         else:
             Sh[s] = -1
@@ -368,10 +377,8 @@ def _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_replanned, n_repl
         if (seen_arms >> ((arm + 2) & 3)) & 1:
             return True
     for j in range(work[r]):
-        x = work[r + 1 + j]
-        for i in range(n_replanned):
-            if work[w_replanned + i] == x:
-                return True
+        if _listed(work, w_replanned, n_replanned, work[r + 1 + j]):
+            return True
     return False
 
 
