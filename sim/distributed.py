@@ -122,7 +122,8 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
     descriptions = [c.describe() for c in configs]
     size = chunk_size or default_chunk_size(n, client)
     ranges = [(start + s, min(size, n - s)) for s in range(0, n, size)]
-    window = max(4, 4 * _cluster_threads(client))
+    cluster_threads = _cluster_threads(client)  # taken now: a Ctrl-C may stop workers before the run ends
+    window = max(4, 4 * cluster_threads)
     token = f"{abs(hash(repr(descriptions))):x}-{time.time_ns()}"
 
     def submit(i):
@@ -179,7 +180,7 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
             shutil.rmtree(os.path.join(rows_dir, PENDING), ignore_errors=True)
     seconds = time.perf_counter() - t0
     complete = not interrupted and (stopped or next_merge == len(ranges))
-    multi = totals.result(n, seconds, complete, _cluster_threads(client))
+    multi = totals.result(n, seconds, complete, cluster_threads)
     return multi.results, multi.paired, multi.convergence
 
 
@@ -194,7 +195,7 @@ class DaskBackend:
 
     def __init__(self, scheduler=None, workers=None, connect_timeout=DEFAULT_CONNECT_TIMEOUT):
         self.scheduler, self.workers, self.connect_timeout = scheduler, workers, connect_timeout
-        self.client = self.cluster = None
+        self.client = self.cluster = self.played_on = None
 
     def __enter__(self):
         self.client, self.cluster = connect(self.scheduler, self.workers, self.connect_timeout)
@@ -207,9 +208,12 @@ class DaskBackend:
         return False
 
     def describe(self):
-        return describe_backend(self.client, self.scheduler)
+        """The cluster as the last run found it when it started (a Ctrl-C may stop the local workers before the
+        manifest is written), or as it is now before any run."""
+        return self.played_on or describe_backend(self.client, self.scheduler)
 
     def run(self, configs, n, *, chunk_size=None, on_chunk=None, should_stop=None, rows_to=None, start=0):
+        self.played_on = describe_backend(self.client, self.scheduler)
         rows_dir = None if rows_to is None else os.path.join(rows_to, ROWS_FOLDER)
         results, paired, convergence = run_on_cluster(self.client, configs, n, chunk_size=chunk_size,
                                                       rows_dir=rows_dir, on_chunk=on_chunk, should_stop=should_stop,
