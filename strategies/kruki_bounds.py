@@ -25,7 +25,7 @@ from sim.games.kruki.rules import GAP, GRAVEYARD, JUNK, MAX_PLAYERS
 from strategies.kruki_common import nearest_cached, opp_value, waiting_opponents, with_opp
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv):
     """The legal shiny tiles that the hypothetical tile on c touched (its touched list; c < 0: none), with the points
     of a probe there on β = the board + the tile, best first, into work[w_tv:] (count, then (cell, points) pairs).
@@ -60,7 +60,7 @@ def _crows_in_line(work, side, t, n_lose, w_rc):
     return total
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_bval):
     """(A lower bound on B(β) after the own shiny on s, whether it is B(β) itself): the tiles the hypothetical tile
     touched (`sort_touched`) and the untouched legal shiny tiles of `b_order`, each best first, until no later one
@@ -109,7 +109,7 @@ def _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc):
         work[w_rc + 3 * j + 2] = Cr[x]
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
             w_tv, w_bord, w_bval, w_lb, bar):
     """(An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1, whether it is J
@@ -146,7 +146,7 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
     """An upper bound on Opp(β) - Opp(β + a Junk on the gap c), for β = the board as it stands with the own shiny on any
     legal tile (or none): the most a Junk on c can lower Opp, summed over the opponents before the mean. A Junk on a gap

@@ -31,7 +31,7 @@ def _tile_replans(work, w_rays, a, x, k, di, shiny_arm):
     return beyond > 0 and k + beyond <= others_cached(work, w_rays, -work[5 * a + x] - 1, di)[0]
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn):
     """Put `tile` with `spawn` crows on the gap c of the planes and write into the delta plane how every new-shiny
     arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
@@ -96,7 +96,7 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         add_contrib(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _save_cell(work, a, w_tl, w_csave, w_pool, pool_len, ci, used):
     """Keep the tile change `_apply_cell` wrote for the cell ci of a decision (its touched list and their delta) in
     the pool at w_pool, which has `used` of its pool_len words taken; the cell's offset goes to work[w_csave + ci]
@@ -116,7 +116,7 @@ def _save_cell(work, a, w_tl, w_csave, w_pool, pool_len, ci, used):
     return used + 1 + 2 * k
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _restore_cell(work, K, Cr, a, w_tl, at, c, tile, spawn):
     """What `_apply_cell` of the tile on c writes, from the change `_save_cell` kept at work[at:]: the tile and its
     crows on the planes, the delta and mark planes at the touched cells, and the touched list."""
@@ -131,7 +131,7 @@ def _restore_cell(work, K, Cr, a, w_tl, at, c, tile, spawn):
     Cr[c] = spawn
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _undo_cell(work, K, Cr, side, w_tl, c):
     """Lift the hypothetical tile on c again and clear the delta and mark planes at the touched cells."""
     a = side * side
@@ -512,15 +512,13 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             exact = False
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
             if bounded and s >= 0:
-                if r >= 0:
-                    ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, r + 1, work[r],
-                                        r + 1 + work[r], row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3,
-                                        jbar)
+                if r >= 0:  # the record's groups and the own shiny's change of the arrivals
+                    gs, n_gs, darr = r + 1, work[r], r + 1 + work[r]
                 else:
                     n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
-                    ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, -1,
-                                        row, need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3,
-                                        jbar)
+                    gs, n_gs, darr = w_aff, n_seen, -1
+                ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_gs, darr, row,
+                                    need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3, jbar)
                 if ub < jbar:
                     continue
             if exact:  # the bound is J itself: no change of the position needs valuing
@@ -627,7 +625,7 @@ def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, 
     return n_keys
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c, legal_c, own, ng, cap,
                  tokens_left):
     """Stage 1 of every option (c, s) after `_apply_cell(c)` without visiting every shiny: the shinies the tile
@@ -771,7 +769,7 @@ def _proxy_bounds_junk(mode, params, own, max_v1, proxy_v1):
     return v1_grows(mode, params) and max_v1 >= proxy_v1 + _junk_shift(mode, params, own)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng, own, proxy_j):
     """An upper bound on the best J of the Junk on c when `_proxy_bounds_junk` holds: the option (c, s) has v1 at most
     v1_0(s) + shift and Opp at least Opp_0(s) less the drop `junk_drop`, so J(c, s) <= J_0(s) + shift + (the

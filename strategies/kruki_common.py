@@ -207,7 +207,7 @@ def b_at(work, K, Cr, Sh, St, a, t, ng, cap, best):
     return best
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv, w_bord, w_bval):
     """B(β) for β = the board as it stands + the hypothetical tile on c (c < 0: none; its change in the delta plane,
     its touched legal shinies best first at w_tv, `kruki_bounds.sort_touched`) + the own shiny on s (s < 0: none;
@@ -257,7 +257,7 @@ def sent_to(m, d0, d1, d2, d3, n, target):
     return 0
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
     """max(best, the B value of the best legal shiny of `b_order` that the change did not touch (the mark plane) and
     that is none of skip_a, skip_b, skip_c, the cells whose legality the change decides)."""

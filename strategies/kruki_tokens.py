@@ -104,7 +104,7 @@ def _moves_base(obs, work):
             work[w_arr + q] = arrivals_at(K, Cr, Sh, Fr, side, s)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _moves_b_lower(work, K, St, side, w_x, nx, w_bord, w_bval, ng, cap):
     """A lower bound on B(β) after a crow-moving token, from `b_order`: a group that keeps its flight plan and loses
     k flying crows sends each of its targets at most k fewer (n // m falls by at most k), and only a tile on its row
@@ -144,7 +144,7 @@ def _undo_move(Cr, Fr, kind, ta, tb, td):
         Fr[ta] -= 1
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def _moves_rough_upper(obs, params, mode, work, K, St, side, w_x, nx, w_arr, b_low, ng, cap):
     """An upper bound on J after a crow-moving token, before any flight plan is looked at (where the stage-1 value
     grows with the crows and the opponents' weight lowers J): a changed cell sends each shiny on its row or column at

@@ -182,7 +182,7 @@ def _contrib_dir(K, gain, t, d, limit, m_other, eqcnt, eqtr, n, sign, track, mar
         k += 1
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def others_cached(work, w_rays, idx, di):
     """For the group with ray-cache index idx (`gain_all_cached`) and its direction di (0..3 = N, E, S, W): (nearest
     shiny distance over the other three directions or BIG, how many of them are at that distance, how many of those
@@ -197,7 +197,7 @@ def others_cached(work, w_rays, idx, di):
     return m, cnt, tr
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def extend_contrib(K, gain, x0, d, k0, m_other, eqcnt, eqtr, n, sign, track, mark, tl):
     """The part of a group's contribution along its ray d from cell x0 (at distance k0) on, up to the first JUNK or
     gap, for a ray with no shiny (used when a new tile extends the ray)."""
