@@ -67,6 +67,31 @@ def test_both_backends_answer_one_interface(cluster):
     assert a.paired[1].sums == b.paired[1].sums and all(r.complete for r in a.results + b.results)
 
 
+def test_the_manifest_names_the_cluster_the_run_started_on(monkeypatch):
+    """A Ctrl-C can stop the local workers before the manifest is written: the backend describes the cluster as the
+    run found it when it started, not as it is afterwards."""
+    from sim import distributed
+
+    class Client:  # a scheduler with two workers, both gone once the run is over
+        workers = {"tcp://127.0.0.1:1": {"nthreads": 1}, "tcp://127.0.0.1:2": {"nthreads": 1}}
+
+        def scheduler_info(self):
+            return {"address": "tcp://127.0.0.1:9", "workers": dict(self.workers)}
+
+    def run_on_cluster(client, configs, n, **options):
+        client.workers.clear()
+        return [], [], []
+
+    monkeypatch.setattr(distributed, "run_on_cluster", run_on_cluster)
+    backend = distributed.DaskBackend("tcp://127.0.0.1:9")
+    backend.client = Client()
+    assert backend.describe()["workers"] == 2  # before any run: as it is now
+    backend.run([], 10)
+    assert distributed.describe_backend(backend.client, None)["workers"] == 0
+    assert backend.describe() == {"backend": "dask", "scheduler": "tcp://127.0.0.1:9", "workers": 2,
+                                  "worker_threads": 2}
+
+
 def test_a_killed_worker_changes_nothing(cluster):
     from sim.distributed import run_on_cluster
     config = make_config(get_game("straw"), 3, "weighted", seed=31)
