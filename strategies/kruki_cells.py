@@ -8,8 +8,8 @@ skips the options whose V_me is already below the best J found.
 """
 from sim.jit import kernel_njit
 from sim.rng import below
-from sim.games.kruki.model import (add_contrib, extend_contrib, flight_plan, gain_all, gain_all_cached, row_of,
-                                   others_cached)
+from sim.games.kruki.model import (add_contrib, add_contrib_inline, extend_contrib, flight_plan, gain_all,
+                                   gain_all_cached, row_of, others_cached)
 from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_PLAYERS, O_RULES, O_SEAT, O_SHINY_OF,
                                  O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
@@ -93,7 +93,7 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         m_other, eqcnt, eqtr = others_cached(work, w_rays, -work[5 * a + x] - 1, di)
         extend_contrib(K, delta, c, d, k, m_other, eqcnt, eqtr, Cr[x], 1, True, mark, tl)
     if spawn > 0:
-        add_contrib(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
+        add_contrib_inline(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
 
 
 @kernel_njit(inline="always")
@@ -592,17 +592,23 @@ def _groups(mode, params, work, fwork, K, St, side, w_ls, nls, w_grp, f_grp, n, 
             n_keys += 1
         work[w_size + j] += 1
         gid[s] = j  # the key's index until the ranks are known
-    for j in range(n_keys):  # rank = the keys better than j (best first: higher value, then higher preference)
+    for j in range(n_keys):  # the keys best first (higher value, then higher preference), by insertion: w_next
         v = fwork[f_gv + j]
         p = work[w_gp + j]
-        r = 0
-        for k in range(n_keys):
+        r = j
+        while r > 0:
+            k = work[w_next + r - 1]
             vk = fwork[f_gv + k]
             if vk > v or (vk == v and work[w_gp + k] > p):
-                r += 1
+                break
+            work[w_next + r] = k
+            r -= 1
+        work[w_next + r] = j
+    for r in range(n_keys):  # rank of key j = its place in that order
+        j = work[w_next + r]
         work[w_rank + j] = r
-        fwork[r] = v  # the keys in rank order, moved back below
-        work[w_touch + r] = p
+        fwork[r] = fwork[f_gv + j]  # the keys in rank order, moved back below
+        work[w_touch + r] = work[w_gp + j]
         work[w_next + r] = work[w_size + j]
     at = 0
     for r in range(n_keys):  # the first position of each group; sizes in rank order

@@ -223,6 +223,11 @@ def add_contrib(K, Sh, side, t, n, sign, gain, track, mark, tl):
     _contrib_rays(K, side, t, n, sign, gain, track, mark, tl, e0, r0, j0, e1, r1, j1, e2, r2, j2, e3, r3, j3)
 
 
+# The same, copied into its caller: `_apply_cell` adds the crows a tile spawns once per cell valued, and a call
+# passes each of the five arrays as seven words.
+add_contrib_inline = kernel_njit(inline="always")(add_contrib.py_func)
+
+
 @kernel_njit(inline="always")
 def _line_step(side, t, p):
     """(step, distance) from the cell t toward the cell p along their row or column; (0, 0) when they share neither."""
