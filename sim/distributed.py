@@ -185,7 +185,7 @@ def run_on_cluster(client, configs, n, *, chunk_size=None, rows_dir=None, on_chu
 
 
 def _cluster_threads(client):
-    return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()))
+    return max(1, describe_backend(client, None)["worker_threads"])
 
 
 class DaskBackend:
