@@ -44,6 +44,8 @@ def _numba_cache_dir():
         if os.path.isfile(path):
             with open(path, "rb") as f:
                 digest.update(os.path.relpath(path, os.path.dirname(here)).encode() + f.read())
+    if os.environ.get("SIM_CHECK_INDEXES") == "1":  # kernels compiled with every index checked (sim.jit)
+        digest.update(b"check-indexes")
     base = os.environ.get("SIM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "sim-numba")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, digest.hexdigest()[:16])
     if "numba" in sys.modules:

@@ -306,12 +306,12 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_s
     a = side * side
     for q in range(players):
         work[row + q] = work[w_arr + MAX_PLAYERS + q]
-    owner = Sh[s]
-    for j in range(n_seen):
+    for j in range(n_seen):  # none when s < 0 (no own shiny)
         x = work[w_seen + j]
         if x != c and not _listed(work, w_replanned, n_replanned, x):
             _less_base_shares(work, a, w_sent, players, x, row)
         else:
+            owner = Sh[s]
             Sh[s] = -1
             _shares_to_opponents(obs, work, K, Sh, side, x, Cr[x], -1, row)
             Sh[s] = owner

@@ -1,5 +1,11 @@
 """sim.jit: one compiled version per argument type, however many constants a helper is called with; numba's
-inliner copying a helper's scope once per inline (the same IR, without the blocks × variables copies)."""
+inliner copying a helper's scope once per inline (the same IR, without the blocks × variables copies); the
+package's array indices taken as given, and checked under SIM_CHECK_INDEXES."""
+import os
+import re
+import subprocess
+import sys
+
 import numpy as np
 from numba import njit
 
@@ -72,3 +78,49 @@ def test_inlined_helpers_compute_what_python_computes_at_every_call_site():
     assert InlineWorker.inline_ir.__name__ == "inline_ir_copying_scopes_once"
     for x in (0, 1, 7, 20):
         assert _calls_inlined_twice(x) == (_branchy(x) + 1) * 10 + _branchy(x + 1) + 1
+
+
+def _index_probe(a, i):
+    return a[i]
+
+
+def _compiled_as_if_in(module):
+    """`_index_probe` compiled as a function of `module` (numba names compiled code by the function's module)."""
+    def probe(a, i):
+        return a[i]
+    probe.__module__ = module
+    return njit(probe)
+
+
+def _entry_ir(dispatcher):
+    """The LLVM IR of the compiled function itself (not its Python or C wrappers)."""
+    (ir,) = dispatcher.inspect_llvm().values()
+    bodies = [part.split("\n}\n")[0] for part in ir.split("\ndefine ")[1:]]
+    (body,) = [b for b in bodies if "@_ZN" in b.split("(")[0] and "@_ZN7cpython" not in b.split("(")[0]]
+    return body
+
+
+def test_the_packages_kernels_index_as_given_and_other_code_wraps_negative_indices():
+    a = np.arange(5, dtype=np.int64)
+    own, other = _compiled_as_if_in("sim._index_probe"), _compiled_as_if_in("tests._index_probe")
+    assert own(a, 3) == other(a, 3) == 3
+    assert other(a, -1) == 4 and njit(_index_probe)(a, -2) == 3  # numba's Python indexing outside the package
+    assert "icmp slt" in _entry_ir(other)  # the wraparound: i < 0 ? i + n : i
+    assert "icmp slt" not in _entry_ir(own) and "select" not in _entry_ir(own)
+
+
+def test_checked_indices_stop_the_process_at_the_first_one_outside_its_array(tmp_path):
+    code = ("import numpy as np\n"
+            "from strategies.kruki_cells import _listed\n"
+            "w = np.arange(10, dtype=np.int32)\n"
+            "assert _listed(w, 2, 3, 4) and not _listed(w, 0, 10, 11)\n"
+            "print('inside', flush=True)\n"
+            "_listed(w, -3, 1, 7)\n"
+            "print('not reached', flush=True)\n")
+    env = dict(os.environ, SIM_CHECK_INDEXES="1", SIM_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0
+    assert "inside" in done.stdout and "not reached" not in done.stdout
+    assert re.search(r"sim: index -3 outside 0\.\.10-1 at \S*kruki_cells\.py:\d+ in "
+                     r"_ZN10strategies11kruki_cells7_listed", done.stderr), done.stderr
