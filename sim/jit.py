@@ -110,8 +110,9 @@ def _index_as_given():
     numba indexes an array as Python does: for every signed index computed at run time it emits `i < 0 ? i + n : i`,
     which keeps the length n of every indexed dimension live and stops LLVM from folding the index into the address.
     The kernels index only with values from 0 up (positions, offsets into their scratch arrays), so this code never
-    selects the wrapped value; without it Crows' players run 31-35% fewer instructions per game and 16-23% more
-    games per second, with the same games (docs/decisions.md, "Array indices as given"). Literal indices (`a[-1]`)
+    selects the wrapped value; without it Crows' players run 31-35% fewer instructions per game and every game's
+    players run faster (9-31% more games per second), with the same games (docs/decisions.md, "Array indices as
+    given"). Literal indices (`a[-1]`)
     keep their meaning, and functions of other modules (user plug-ins, tests) keep numba's indexing.
     With CHECK_INDEXES every such index is checked instead: outside 0 .. n-1 the process writes the index, the
     source line and the function to the standard error and aborts, which is how the suite shows that no kernel
