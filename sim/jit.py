@@ -97,8 +97,8 @@ _copy_each_scope_once()
 
 # Functions of these packages are compiled with `_index_as_given`: numba names a compiled function by its module
 # and qualified name (`_ZN3sim5games...`, `_ZN10strategies...`), so user plug-ins and tests keep numba's indexing.
-OWN_PACKAGES = ("sim", "strategies")
-_OWN_PREFIXES = tuple(f"_ZN{len(p)}{p}" for p in OWN_PACKAGES)
+_OWN_PACKAGES = ("sim", "strategies")
+_OWN_PREFIXES = tuple(f"_ZN{len(p)}{p}" for p in _OWN_PACKAGES)
 # Every index of this package's kernels checked against its array's length: a process that indexes outside one
 # prints where and aborts. A mode for tests and debugging, with a cache folder of its own (sim._numba_cache_dir).
 CHECK_INDEXES = os.environ.get("SIM_CHECK_INDEXES") == "1"
@@ -112,8 +112,9 @@ def _index_as_given():
     The kernels index only with values from 0 up (positions, offsets into their scratch arrays), so this code never
     selects the wrapped value; without it Crows' players run 31-35% fewer instructions per game and every game's
     players run faster (9-31% more games per second), with the same games (docs/decisions.md, "Array indices as
-    given"). Literal indices (`a[-1]`)
-    keep their meaning, and functions of other modules (user plug-ins, tests) keep numba's indexing.
+    given"). Literal indices (`a[-1]`) keep their meaning, and functions of other modules (user plug-ins, tests)
+    keep numba's indexing.
+
     With CHECK_INDEXES every such index is checked instead: outside 0 .. n-1 the process writes the index, the
     source line and the function to the standard error and aborts, which is how the suite shows that no kernel
     relies on the wraparound."""

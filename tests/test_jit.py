@@ -85,7 +85,7 @@ def _index_probe(a, i):
 
 
 def _compiled_as_if_in(module):
-    """`_index_probe` compiled as a function of `module` (numba names compiled code by the function's module)."""
+    """`_index_probe`'s body compiled as a function of `module` (numba names compiled code by its module)."""
     def probe(a, i):
         return a[i]
     probe.__module__ = module
