@@ -15,6 +15,9 @@ __version__ = "0.1.0"
 API = ("SimError", "configure", "run", "compare", "sweep", "tournament", "skill", "trace", "RunReport", "Comparison",
        "Sweep", "Tournament", "Skill", "Trace")
 SEARCH_API = ("tune", "tune_strategy", "TuneResult")  # sim/api_search.py
+# SIM_CHECK_INDEXES=1: the kernels are compiled with every array index checked (sim.jit), into a cache folder of
+# their own; read once, here, so the compiled code and its cache folder always agree.
+CHECK_INDEXES = os.environ.get("SIM_CHECK_INDEXES") == "1"
 
 
 def _numba_cache_dir():
@@ -44,7 +47,7 @@ def _numba_cache_dir():
         if os.path.isfile(path):
             with open(path, "rb") as f:
                 digest.update(os.path.relpath(path, os.path.dirname(here)).encode() + f.read())
-    if os.environ.get("SIM_CHECK_INDEXES") == "1":  # kernels compiled with every index checked (sim.jit)
+    if CHECK_INDEXES:
         digest.update(b"check-indexes")
     base = os.environ.get("SIM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "sim-numba")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, digest.hexdigest()[:16])

@@ -6,6 +6,8 @@ import os
 
 from numba import njit, types
 
+from sim import CHECK_INDEXES  # every index checked: a mode for tests and debugging
+
 
 def kernel_njit(nrt=False, **options):
     """`numba.njit(cache=True, **options)`, compiled once per argument *type* rather than once per constant value,
@@ -99,9 +101,6 @@ _copy_each_scope_once()
 # and qualified name (`_ZN3sim5games...`, `_ZN10strategies...`), so user plug-ins and tests keep numba's indexing.
 _OWN_PACKAGES = ("sim", "strategies")
 _OWN_PREFIXES = tuple(f"_ZN{len(p)}{p}" for p in _OWN_PACKAGES)
-# Every index of this package's kernels checked against its array's length: a process that indexes outside one
-# prints where and aborts. A mode for tests and debugging, with a cache folder of its own (sim._numba_cache_dir).
-CHECK_INDEXES = os.environ.get("SIM_CHECK_INDEXES") == "1"
 
 
 def _index_as_given():
