@@ -53,13 +53,13 @@ KEPT_SHINIES, KEPT_PAIRS = 1, 2  # the tags: the cell decision's tied shinies, t
 KEPT_BOARD = 3  # the tag of the board's setup kept for the next `placements` of the turn (`kruki_cells._board_setup`)
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def memo_record_max(n):
     """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat."""
     return 1 + n + MAX_PLAYERS
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def work_layout(side, n, crows):
     """Offsets into work and fwork for n tiles in the game (see above); the last two are their lengths."""
     a = side * side
@@ -115,7 +115,7 @@ def stamp_turn(obs, rng, work, at, n_tiles, tag):
     return same
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def tiles_in_game(obs):
     """Tiles in the game (the rule vector's tile counts)."""
     n = 0
@@ -124,7 +124,7 @@ def tiles_in_game(obs):
     return n
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def work_at(obs):
     return work_layout(obs[O_SIDE], tiles_in_game(obs), obs[O_RULES + R_CROWS])
 
@@ -139,7 +139,7 @@ def fwork_len(n_total, side, crows):
     return work_layout(side, n_total, crows)[-1]
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def planes(obs):
     """(side, the five board planes K, Cr, Sh, St, Fr as views into the observation, the tile list, its length)."""
     side = obs[O_SIDE]
@@ -268,7 +268,7 @@ def best_untouched(work, a, w_bord, w_bval, skip_a, skip_b, skip_c, best):
     return best
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def waiting_opponents(obs):
     """The opponents with no shiny that have not moved yet: W_q = B(β) for each of them."""
     me = obs[O_SEAT]
@@ -279,7 +279,7 @@ def waiting_opponents(obs):
     return n
 
 
-@kernel_njit()
+@kernel_njit(inline="always")
 def waiting_opponent(obs):
     """Whether an opponent has no shiny and has not moved yet: only then does Opp(β) need B(β)."""
     return waiting_opponents(obs) > 0

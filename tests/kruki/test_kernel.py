@@ -394,3 +394,16 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
                 decisions += 1
                 skipped += int(bounded < exact)
     assert decisions >= 100 and reached >= 8 and beaten >= 2 and skipped >= 50, (decisions, reached, beaten, skipped)
+
+
+def test_row_of_is_the_floor_division_on_every_board_side():
+    """`model.row_of` (a multiplication by a rounded-up reciprocal) equals x // side for every cell of every board the
+    parameters allow: sides 2 * half + 1 for half from 12 (rules.board_half) to every kind at its maximum."""
+    from sim.games.kruki.model import row_of
+    from sim.games.kruki.rules import PARAMS, TILE_PARAMS
+    most = sum(p.hi for p in PARAMS if p.name in TILE_PARAMS)
+    for half in range(12, most + 1):
+        side = 2 * half + 1
+        for k in range(side):  # each row's first and last cell, and the first cell past the board
+            for x in (k * side, k * side + side - 1, side * side):
+                assert row_of.py_func(side, x) == x // side, (side, x)
