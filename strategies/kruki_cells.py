@@ -714,12 +714,15 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
 def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls, c, tile, spawn, own,
                       floor, max_v1, best_j, saved):
     """Blocker's or weighted's cell decision chose c with the best J `best_j`: list, in raster order, the shinies
-    of c's options that tie it, and stamp the list for the shiny decision that follows (`kept_shiny`). That decision
-    values the options (c, s) again on the board with the tile: the same positions β, so the same J. Its floor is
-    the best stage-1 value of c's options less the slack, and the cell decision's was the best of every cell's; so
-    the list is kept only when c has that best stage-1 value (the stage-2 scan visits it: the best untouched option
-    comes first, the touched ones all), and never for the own Junk (f5 is the cell decision's only). The scan
-    again, with the best J as the bar, values only the options that can tie it. Otherwise the kept list is cleared.
+    of c's options that tie the best J of the shiny decision that follows, and stamp the list for it (`kept_shiny`).
+    That decision values the options (c, s) again on the board with the tile: the same positions β, so the same J,
+    and never for the own Junk (f5 is the cell decision's only; the list is cleared). Its floor is the best stage-1
+    value of c's options less the slack. When c has the cell decision's best stage-1 value, that is the cell
+    decision's floor, and the scan again with the best J as the bar values only the options that can tie it. The
+    scan finds c's best stage-1 value mv either way (it lists the touched options all and the untouched ones best
+    first, down to the floor and the bar, which c's best option clears): when mv is lower, the shiny decision values
+    options below the cell decision's floor too, whose J may beat best_j, so c is scanned once more with its own
+    floor and no bar.
     The board's legal shinies are at w_ls (nls of them); saved: the cell's saved tile change (`_save_cell`)."""
     w_kept = layout[22]
     out = w_kept + KEPT_HEADER
@@ -729,7 +732,9 @@ def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St
     mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own,
                                 nls, 2, floor, best_j, out, saved)
     if mv != max_v1:
-        return
+        own_floor = mv - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])  # as `placements` makes it
+        mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn,
+                                    own, nls, 2, own_floor, -1e300, out, saved)
     for i in range(1, count):  # insertion sort into raster order
         s = work[out + i]
         j = i
