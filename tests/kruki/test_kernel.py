@@ -7,7 +7,8 @@ import pytest
 from sim.engine import EngineError, run_chunk
 from sim.games.kruki import kernel, kernel_state
 from sim.games.kruki import obs as O
-from sim.games.kruki.rules import GRAVESTONES, JUNK, NO_GRAVEYARDS, TWO_CROWS
+from sim.games.kruki.model import row_of
+from sim.games.kruki.rules import GRAVESTONES, JUNK, NO_GRAVEYARDS, PARAMS, TILE_PARAMS, TWO_CROWS
 from sim.registry import get_game
 from sim.rng import below
 from sim.seats import load_plugin
@@ -228,7 +229,7 @@ def test_shiny_decision_from_the_kept_ties_is_the_full_valuation(strategy, varia
             break
         obs, seat = s.obs, int(s.obs[O.O_SEAT])
         sid = config.seats[seat].sid
-        if obs[O.O_DECISION] == O.D_CELL:  # the cell decision's best stage-1 value, over every cell
+        if obs[O.O_DECISION] == O.D_CELL and strategy != "greedy":  # its best stage-1 value, over every cell
             cell_v1 = placements(obs, sparams[seat], sid, s.rng.copy(), s.work.copy(), s.fwork.copy(),
                                  int(obs[O.O_AT_OPT_A]), int(obs[O.O_N_OPTIONS]), int(obs[O.O_CTX_TILE]),
                                  int(obs[O.O_CTX_SPAWN]), max(int(obs[O.O_CTX_OWN]), 0), False, -1e300, -1e300,
@@ -411,13 +412,11 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
 
 
 def test_row_of_is_the_floor_division_on_every_board_side():
-    """`model.row_of` (a multiplication by a rounded-up reciprocal) equals x // side for every cell of every board the
-    parameters allow: sides 2 * half + 1 for half from 12 (rules.board_half) to every kind at its maximum."""
-    from sim.games.kruki.model import row_of
-    from sim.games.kruki.rules import PARAMS, TILE_PARAMS
+    """`model.row_of` (a multiplication by a rounded-up reciprocal) equals x // side at both ends of every row, where a
+    rounding error would show first, on every board side the parameters allow: 2 * half + 1 for half from 12
+    (rules.board_half) to every tile kind at its maximum."""
     most = sum(p.hi for p in PARAMS if p.name in TILE_PARAMS)
     for half in range(12, most + 1):
         side = 2 * half + 1
-        for k in range(side):  # each row's first and last cell, and the first cell past the board
-            for x in (k * side, k * side + side - 1, side * side):
-                assert row_of.py_func(side, x) == x // side, (side, x)
+        for x in [side * side] + [k * side + end for k in range(side) for end in (0, side - 1)]:
+            assert row_of.py_func(side, x) == x // side, (side, x)
