@@ -9,6 +9,8 @@ profile. perf reads that map by itself:
     perf report -i perf.data --no-children --sort symbol | grep -E '_ZN3sim|_ZN10strategies'
 
 Samples before the map is written belong to the compiler; the kernels' own rows are what the grep keeps.
+`--objects DIR --functions a,b` also writes the machine code of every compiled function whose name contains one
+of the given parts (its library's object file, and where each function was loaded) for `benchmarks.perf_lines`.
 """
 from __future__ import annotations
 
@@ -33,15 +35,43 @@ def _functions(library, seen, out):
         _functions(linked, seen, out)
 
 
-def write_map(path):
-    """The perf map of every compiled dispatcher loaded so far; returns how many functions it names."""
+def _libraries():
+    """The code library of every overload of every compiled dispatcher loaded so far."""
     from numba.core.registry import CPUDispatcher
-    names, seen = {}, set()
     for module in list(sys.modules.values()):
         for value in list(getattr(module, "__dict__", {}).values()):
             if isinstance(value, CPUDispatcher):
                 for compiled in value.overloads.values():
-                    _functions(compiled.library, seen, names)
+                    yield compiled.library
+
+
+def write_objects(folder, parts):
+    """For each library that defines a function whose name contains one of `parts`: lib<i>.o (its object file,
+    with the line table when NUMBA_DEBUGINFO=1) and lib<i>.addr (address and name of each function it defines,
+    as loaded in this process). Returns how many libraries it wrote."""
+    written = set()
+    for library in _libraries():
+        module = library._final_module
+        defined = [fn.name for fn in module.functions if not fn.is_declaration]
+        if id(library) in written or not any(part in name for name in defined for part in parts):
+            continue
+        written.add(id(library))
+        stem = os.path.join(folder, f"lib{len(written)}")
+        with open(stem + ".o", "wb") as f:
+            f.write(library._get_compiled_object())
+        with open(stem + ".addr", "w") as f:
+            for name in defined:
+                address = library.get_pointer_to_function(name)
+                if address:
+                    f.write(f"{address:x} {name}\n")
+    return len(written)
+
+
+def write_map(path):
+    """The perf map of every compiled dispatcher loaded so far; returns how many functions it names."""
+    names, seen = {}, set()
+    for library in _libraries():
+        _functions(library, seen, names)
     addresses = sorted(names)
     with open(path, "w") as f:
         for i, address in enumerate(addresses):
@@ -57,12 +87,17 @@ def main():
     parser.add_argument("n", type=int)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--variant", action="append", default=[], help="a rule variant (repeatable)")
+    parser.add_argument("--objects", help="a folder for the object files of the functions named by --functions")
+    parser.add_argument("--functions", default="", help="comma-separated parts of compiled function names")
     args = parser.parse_args()
     from sim import api
     run = dict(players=args.players, variants=args.variant, strategies=args.strategy, seed=1, threads=1)
     api.run(args.game, 20, **run)  # compile
     count = write_map(f"/tmp/perf-{os.getpid()}.map")
     print(f"perf map: {count} functions", file=sys.stderr)
+    if args.objects:
+        written = write_objects(args.objects, [p for p in args.functions.split(",") if p])
+        print(f"objects: {written} libraries", file=sys.stderr)
     api.run(args.game, args.n, **run)
 
 
