@@ -16,7 +16,6 @@ line (spills, block moves, the function's entry).
 """
 from __future__ import annotations
 
-import argparse
 import collections
 import glob
 import os
@@ -24,6 +23,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from benchmarks.perf_map import games_parser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STRIDE = 2000  # the comment lines per module index; every tagged module is shorter
@@ -113,12 +114,7 @@ def _source_line(tags, tagged):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("strategy")
-    parser.add_argument("n", type=int)
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--variant", action="append", default=[], help="a rule variant (repeatable)")
+    parser = games_parser(__doc__.splitlines()[0])
     parser.add_argument("--functions", required=True, help="comma-separated parts of compiled function names")
     parser.add_argument("--top", type=int, default=30, help="lines shown per function")
     args = parser.parse_args()

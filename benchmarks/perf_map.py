@@ -80,13 +80,20 @@ def write_map(path):
     return len(addresses)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def games_parser(description):
+    """The command line of the games to profile (game, strategy, n, --players, --variant), shared with
+    `benchmarks.perf_lines`."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("game")
     parser.add_argument("strategy")
     parser.add_argument("n", type=int)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--variant", action="append", default=[], help="a rule variant (repeatable)")
+    return parser
+
+
+def main():
+    parser = games_parser(__doc__.splitlines()[0])
     parser.add_argument("--objects", help="a folder for the object files of the functions named by --functions")
     parser.add_argument("--functions", default="", help="comma-separated parts of compiled function names")
     args = parser.parse_args()
