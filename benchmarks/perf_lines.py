@@ -29,7 +29,6 @@ from benchmarks.perf_map import games_parser
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STRIDE = 2000  # the comment lines per module index; every tagged module is shorter
 SHARED = ("sim/jit.py", "sim/rng.py", "sim/kernel_util.py", "sim/block_sums.py")
-WRAPPERS = ("_ZN7cpython", "cfunc.")  # numba's Python and C entry points around each compiled function
 
 
 def _tagged_copy(dest, game):
@@ -69,12 +68,11 @@ def _record(copy, args, objects, data):
 
 def _loaded(objects, part):
     """(object file, load address, name) of the compiled function whose name contains `part`, or None."""
-    for addr_file in sorted(glob.glob(os.path.join(objects, "lib*.addr"))):
+    for addr_file in glob.glob(os.path.join(objects, "lib*.addr")):
         with open(addr_file) as f:
-            for line in f:
-                address, name = line.split()
-                if part in name and not name.startswith(WRAPPERS):
-                    return addr_file[:-len(".addr")] + ".o", int(address, 16), name
+            address, name = f.read().split()
+        if part in name:
+            return addr_file[:-len(".addr")] + ".o", int(address, 16), name
     return None
 
 

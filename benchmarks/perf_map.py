@@ -9,8 +9,8 @@ profile. perf reads that map by itself:
     perf report -i perf.data --no-children --sort symbol | grep -E '_ZN3sim|_ZN10strategies'
 
 Samples before the map is written belong to the compiler; the kernels' own rows are what the grep keeps.
-`--objects DIR --functions a,b` also writes the machine code of every compiled function whose name contains one
-of the given parts (its library's object file, and where each function was loaded) for `benchmarks.perf_lines`.
+`--objects DIR --functions a,b` also writes, for every compiled function whose name contains one of the given parts,
+its library's object file and where it was loaded, for `benchmarks.perf_lines`.
 """
 from __future__ import annotations
 
@@ -35,43 +35,40 @@ def _functions(library, seen, out):
         _functions(linked, seen, out)
 
 
-def _libraries():
-    """The code library of every overload of every compiled dispatcher loaded so far."""
+def _compiled():
+    """Every overload of every compiled dispatcher loaded so far."""
     from numba.core.registry import CPUDispatcher
     for module in list(sys.modules.values()):
         for value in list(getattr(module, "__dict__", {}).values()):
             if isinstance(value, CPUDispatcher):
-                for compiled in value.overloads.values():
-                    yield compiled.library
+                yield from value.overloads.values()
 
 
 def write_objects(folder, parts):
-    """For each library that defines a function whose name contains one of `parts`: lib<i>.o (its object file,
-    with the line table when NUMBA_DEBUGINFO=1) and lib<i>.addr (address and name of each function it defines,
-    as loaded in this process). Returns how many libraries it wrote."""
-    written = set()
-    for library in _libraries():
-        module = library._final_module
-        defined = [fn.name for fn in module.functions if not fn.is_declaration]
-        if id(library) in written or not any(part in name for name in defined for part in parts):
+    """For each compiled function whose name contains one of `parts`: lib<i>.o, the object file of its own library
+    (with the line table when NUMBA_DEBUGINFO=1), and lib<i>.addr, its address as loaded in this process and its
+    name. Its own library, since a caller's library holds a copy of it that is not the code that runs. Returns how
+    many it wrote."""
+    written = 0
+    for compiled in _compiled():
+        name = compiled.fndesc.mangled_name
+        address = compiled.library.get_pointer_to_function(name)
+        if not address or not any(part in name for part in parts):
             continue
-        written.add(id(library))
-        stem = os.path.join(folder, f"lib{len(written)}")
+        written += 1
+        stem = os.path.join(folder, f"lib{written}")
         with open(stem + ".o", "wb") as f:
-            f.write(library._get_compiled_object())
+            f.write(compiled.library._get_compiled_object())
         with open(stem + ".addr", "w") as f:
-            for name in defined:
-                address = library.get_pointer_to_function(name)
-                if address:
-                    f.write(f"{address:x} {name}\n")
-    return len(written)
+            f.write(f"{address:x} {name}\n")
+    return written
 
 
 def write_map(path):
     """The perf map of every compiled dispatcher loaded so far; returns how many functions it names."""
     names, seen = {}, set()
-    for library in _libraries():
-        _functions(library, seen, names)
+    for compiled in _compiled():
+        _functions(compiled.library, seen, names)
     addresses = sorted(names)
     with open(path, "w") as f:
         for i, address in enumerate(addresses):
