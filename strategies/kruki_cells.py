@@ -710,6 +710,13 @@ def _keep_tied(obs, params, mode, rng, work, K, Cr, Sh, St, Fr, side, layout, nl
     work[w_kept + 8] = count
 
 
+@kernel_njit(inline="always")
+def _stage2_floor(mode, params, best_v1):
+    """Blocker's and weighted's stage 2 keeps the options whose stage-1 value is at least this (KRUKI-40/41: within
+    `slack` of the best); one home, since the cell decision's kept shiny list must use the shiny decision's floor."""
+    return best_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
+
+
 @kernel_njit()
 def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls, c, tile, spawn, own,
                       floor, max_v1, best_j, saved):
@@ -732,9 +739,8 @@ def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St
     mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own,
                                 nls, 2, floor, best_j, out, saved)
     if mv != max_v1:
-        own_floor = mv - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])  # as `placements` makes it
         mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn,
-                                    own, nls, 2, own_floor, -1e300, out, saved)
+                                    own, nls, 2, _stage2_floor(mode, params, mv), -1e300, out, saved)
     for i in range(1, count):  # insertion sort into raster order
         s = work[out + i]
         j = i
@@ -900,7 +906,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         work[w_cnt] = t
     best_so_far = -1e300
     if mode != GREEDY:
-        floor = max_v1 - (params[P_SLACK] if mode == BLOCKER else params[P_W_SLACK])
+        floor = _stage2_floor(mode, params, max_v1)
         # Opp >= 0, so J <= v1 whenever the opponents' weight lowers J: an option whose v1 is below the best J found
         # so far (or below at_least) can neither win nor tie, and the cells go best stage-1 value first.
         bounded = opp_lowers_j(mode, params)
