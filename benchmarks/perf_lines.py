@@ -33,7 +33,7 @@ SHARED = ("sim/jit.py", "sim/rng.py", "sim/kernel_util.py", "sim/block_sums.py")
 
 def _tagged_copy(dest, game):
     """Copy the packages into dest, module i of the game's kernel and strategies starting with i * STRIDE comment
-    lines; returns {i: path relative to the root}."""
+    lines; returns {i: (path relative to the root, its lines)}."""
     for package in ("sim", "strategies", "benchmarks"):
         shutil.copytree(os.path.join(ROOT, package), os.path.join(dest, package),
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -48,7 +48,7 @@ def _tagged_copy(dest, game):
             raise SystemExit(f"{path} has {STRIDE} lines or more: raise STRIDE")
         with open(os.path.join(dest, path), "w", encoding="utf-8") as f:
             f.write("#\n" * (i * STRIDE) + text)
-        tags[i] = path
+        tags[i] = path, text.splitlines()
     return tags
 
 
@@ -102,12 +102,10 @@ def _line_counts(samples, obj, address, name):
 
 def _source_line(tags, tagged):
     """(module:line, its text) of a tagged line number."""
-    path = tags.get(tagged // STRIDE)
-    if path is None:
+    if tagged // STRIDE not in tags:
         return f"(line {tagged})", ""
+    path, text = tags[tagged // STRIDE]
     line = tagged % STRIDE
-    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
-        text = f.read().splitlines()
     return f"{path}:{line}", text[line - 1].strip() if 0 < line <= len(text) else ""
 
 
