@@ -33,7 +33,8 @@ def _numba_cache_dir():
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    sources = [os.path.join(here, name) for name in ("rng.py", "jit.py", "kernel_util.py", "spec.py")]
+    sources = [os.path.join(here, name)
+               for name in ("rng.py", "jit.py", "compile_speed.py", "kernel_util.py", "spec.py")]
     games = os.path.join(here, "games")
     for game in sorted(os.listdir(games)):
         folder = os.path.join(games, game)

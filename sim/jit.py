@@ -1,12 +1,12 @@
-"""The njit decorator of every kernel helper (game kernels, strategies, the shared random stream), and two changes
-to how numba compiles this package's kernels: inlined IR copied once per scope (`_copy_each_scope_once`), and array
-indices taken as they are, without Python's negative wraparound (`_index_as_given`)."""
-import copy
+"""The njit decorator of every kernel helper (game kernels, strategies, the shared random stream), and how numba
+compiles this package's kernels: array indices taken as they are, without Python's negative wraparound
+(`_index_as_given`), and a faster front end that compiles the same code (sim/compile_speed.py)."""
 import os
 
 from numba import njit, types
 
 from sim import CHECK_INDEXES  # every index checked: a mode for tests and debugging
+from sim import compile_speed
 
 
 def kernel_njit(nrt=False, **options):
@@ -51,50 +51,7 @@ def _widened(ty):
     return ty
 
 
-class _OneMemoPerScope:
-    """Stands in for the `copy` module inside numba's inliner for one `inline_ir` call: `deepcopy` of a block
-    shares one memo with every other block of the same scope, so the scope and its variables are copied once.
-
-    numba's `InlineWorker.inline_ir` copies the callee's IR block by block, each with a fresh memo; every block
-    refers to the function's scope, which holds every variable of the function, so each block copied the whole
-    scope again: blocks × variables. Inlining Sen's `play_turn` (380 blocks, 5,994 variables) took 17 s, and copying
-    was 37 of Sen's 80 s of compile. With one memo the copy is what numba's own bytecode front end produces: blocks
-    whose variables are the one scope's variable objects.
-    """
-
-    def __init__(self):
-        self._memos = {}
-
-    def deepcopy(self, block, memo=None):
-        if memo is None:
-            memo = self._memos.setdefault(id(block.scope), {})
-        return copy.deepcopy(block, memo)
-
-    def __getattr__(self, name):
-        return getattr(copy, name)
-
-
-def _copy_each_scope_once():
-    """Wrap `InlineWorker.inline_ir` so that its block copies share a memo per scope (`_OneMemoPerScope`); a numba
-    without that code path is left as it is."""
-    from numba.core import inline_closurecall
-    worker = getattr(inline_closurecall, "InlineWorker", None)
-    if getattr(inline_closurecall, "copy", None) is not copy or not hasattr(worker, "inline_ir"):
-        return
-    inline_ir = worker.inline_ir
-
-    def inline_ir_copying_scopes_once(self, *args, **kwargs):
-        outer = inline_closurecall.copy
-        inline_closurecall.copy = _OneMemoPerScope()
-        try:
-            return inline_ir(self, *args, **kwargs)
-        finally:
-            inline_closurecall.copy = outer
-
-    worker.inline_ir = inline_ir_copying_scopes_once
-
-
-_copy_each_scope_once()
+compile_speed.install()
 
 
 # Functions of these packages are compiled with `_index_as_given`: numba names a compiled function by its module

@@ -1,5 +1,5 @@
-"""sim.jit: one compiled version per argument type, however many constants a helper is called with; numba's
-inliner copying a helper's scope once per inline (the same IR, without the blocks × variables copies); the
+"""sim.jit: one compiled version per argument type, however many constants a helper is called with; inlined helpers
+computing what Python computes (the faster front end of sim/compile_speed.py: tests/test_compile_speed.py); the
 package's array indices taken as given, and checked under SIM_CHECK_INDEXES."""
 import os
 import re
@@ -53,24 +53,6 @@ def _inlined(x):
 @njit
 def _calls_inlined_twice(x):
     return _inlined(x) * 10 + _inlined(x + 1)
-
-
-def test_one_scope_copy_gives_every_block_one_fresh_scope_with_the_same_statements():
-    from numba.core.compiler import run_frontend
-
-    from sim.jit import _OneMemoPerScope
-    fn_ir = run_frontend(_branchy)
-    shim = _OneMemoPerScope()
-    copies = {label: shim.deepcopy(block) for label, block in fn_ir.blocks.items()}
-    assert len(copies) > 3
-    scopes = {id(block.scope) for block in copies.values()}
-    (scope_id,) = scopes
-    original_scope = next(iter(fn_ir.blocks.values())).scope
-    assert scope_id != id(original_scope)
-    for label, block in fn_ir.blocks.items():
-        assert [str(s) for s in copies[label].body] == [str(s) for s in block.body]
-    next(iter(copies.values())).scope.define("only_in_the_copy", original_scope.loc)
-    assert "only_in_the_copy" not in original_scope.localvars._con
 
 
 def test_inlined_helpers_compute_what_python_computes_at_every_call_site():
