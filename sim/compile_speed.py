@@ -1,9 +1,10 @@
-"""Faster compiling, the same compiled code: four changes to numba's front end, installed when sim.jit is imported.
+"""Faster compiling, the same compiled code: five changes to numba's front end, installed when sim.jit is imported.
 
 numba's front end (everything before LLVM) was 55-60% of a game's cold compile. Most kernel helpers are
 `inline="always"` (the speed targets need numba's IR inlining), so the functions numba analyses hold thousands of
-blocks and variables, and four of its routines grow with blocks × variables:
+blocks and variables, and four of its routines grow with blocks × variables, while a fifth repeats itself:
 - `InlineWorker.inline_ir` copied a helper's whole scope once per block (`_copy_each_scope_once`);
+- inlining ran the untyped pipeline on a helper at every call site (`_untyped_ir_once_per_helper`);
 - SSA reconstruction rewrote every block once per variable assigned more than once (`_ssa_visits_naming_blocks`);
 - the liveness fix point united Python sets of variable names along every edge (`_live_map_in_bitsets`);
 - typing keyed a cache by the compiler flags, and hashing or comparing a flag set read every option through a
@@ -59,6 +60,34 @@ def _copy_each_scope_once():
             inline_closurecall.copy = outer
 
     worker.inline_ir = inline_ir_copying_scopes_once
+
+
+# ---- inlining: a helper's untyped IR built once -------------------------------------------------------------------
+def _untyped_ir_once_per_helper():
+    """Make `InlineWorker.inline_function` run the untyped pipeline once per helper, not once per call site.
+
+    To inline a helper numba runs the whole untyped pipeline on it (bytecode to IR, its own inlining, rewrites) at
+    every call site, and then `inline_ir` works on a copy of that IR (it copies before anything else, and the copy's
+    scope is its own). So the IR of the first run serves every later site: it is kept per helper and per set of
+    compiler flags, and numba's side effect on the caller's flags (`enable_ssa` turned off) is repeated."""
+    from numba.core import inline_closurecall
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    if not all(hasattr(worker, name) for name in ("inline_function", "run_untyped_passes", "inline_ir")):
+        return
+    NUMBA_OWN["InlineWorker.inline_function"] = worker.inline_function
+    built = {}
+
+    def inline_function_with_ir_built_once(self, caller_ir, block, i, function, arg_typs=None):
+        key = (function, tuple(sorted((name, repr(value)) for name, value in self.flags._values.items()
+                                      if name != "enable_ssa")))  # set to False by the first run itself
+        callee_ir = built.get(key)
+        if callee_ir is None:
+            callee_ir = built[key] = self.run_untyped_passes(function)
+        else:
+            self.flags.enable_ssa = False
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs)
+
+    worker.inline_function = inline_function_with_ir_built_once
 
 
 # ---- SSA: only the blocks that name the variable ------------------------------------------------------------------
@@ -233,11 +262,12 @@ def _flags_compared_directly():
 
 
 def install():
-    """Install the four changes, once per process."""
+    """Install the five changes, once per process."""
     if NUMBA_OWN.get("installed"):
         return
     NUMBA_OWN["installed"] = True
     _copy_each_scope_once()
+    _untyped_ir_once_per_helper()
     _ssa_visits_naming_blocks()
     _live_map_in_bitsets()
     _flags_compared_directly()

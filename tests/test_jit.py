@@ -58,6 +58,7 @@ def _calls_inlined_twice(x):
 def test_inlined_helpers_compute_what_python_computes_at_every_call_site():
     from numba.core.inline_closurecall import InlineWorker
     assert InlineWorker.inline_ir.__name__ == "inline_ir_copying_scopes_once"
+    assert InlineWorker.inline_function.__name__ == "inline_function_with_ir_built_once"  # one IR, two sites
     for x in (0, 1, 7, 20):
         assert _calls_inlined_twice(x) == (_branchy(x) + 1) * 10 + _branchy(x + 1) + 1
 
