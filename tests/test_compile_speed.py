@@ -10,16 +10,7 @@ from sim.compile_speed import NUMBA_OWN, _OneMemoPerScope, _names, compute_live_
 from sim.games.kruki import kernel as kruki_kernel
 from sim.games.sen import kernel as sen_kernel
 from strategies import kruki_cells, kruki_tokens
-
-
-def _branchy(x):
-    total = 0
-    for i in range(x):
-        if i % 3 == 0:
-            total += i
-        else:
-            total -= 1
-    return total
+from tests.test_jit import _branchy  # a small function with a loop and a branch
 
 
 # functions with hundreds of blocks, loops, and variables assigned in many places
