@@ -49,7 +49,7 @@ def _copy_each_scope_once():
     worker = getattr(inline_closurecall, "InlineWorker", None)
     if getattr(inline_closurecall, "copy", None) is not copy or not hasattr(worker, "inline_ir"):
         return
-    inline_ir = worker.inline_ir
+    inline_ir = NUMBA_OWN["InlineWorker.inline_ir"] = worker.inline_ir
 
     def inline_ir_copying_scopes_once(self, *args, **kwargs):
         outer = inline_closurecall.copy
@@ -69,10 +69,20 @@ def _untyped_ir_once_per_helper():
     To inline a helper numba runs the whole untyped pipeline on it (bytecode to IR, its own inlining, rewrites) at
     every call site, and then `inline_ir` works on a copy of that IR (it copies before anything else, and the copy's
     scope is its own). So the IR of the first run serves every later site: it is kept per helper and per set of
-    compiler flags, and numba's side effect on the caller's flags (`enable_ssa` turned off) is repeated."""
+    compiler flags, and numba's side effect on the caller's flags (`enable_ssa` turned off) is repeated. Installed
+    only where numba's `inline_ir` is seen to copy its callee's IR first."""
+    import inspect
+
     from numba.core import inline_closurecall
     worker = getattr(inline_closurecall, "InlineWorker", None)
     if not all(hasattr(worker, name) for name in ("inline_function", "run_untyped_passes", "inline_ir")):
+        return
+    try:
+        copies_first = "callee_ir = copy_ir(callee_ir)" in inspect.getsource(
+            NUMBA_OWN.get("InlineWorker.inline_ir", worker.inline_ir))
+    except (OSError, TypeError):
+        copies_first = False
+    if not copies_first:
         return
     NUMBA_OWN["InlineWorker.inline_function"] = worker.inline_function
     built = {}
