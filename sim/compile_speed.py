@@ -272,10 +272,9 @@ def _flags_compared_directly():
 
 
 def install():
-    """Install the five changes, once per process."""
-    if NUMBA_OWN.get("installed"):
+    """Install the five changes, once per process (`NUMBA_OWN` fills as they are installed)."""
+    if NUMBA_OWN:
         return
-    NUMBA_OWN["installed"] = True
     _copy_each_scope_once()
     _untyped_ir_once_per_helper()
     _ssa_visits_naming_blocks()
