@@ -174,7 +174,8 @@ def compute_live_map(cfg, blocks, var_use_map, var_def_map):
 
     topo = cfg.topo_order()
     defs = {label: bits(defined) for label, defined in var_def_map.items()}
-    seen = {label: defs[label] | bits(var_use_map[label]) for label in topo}
+    uses = {label: bits(used) for label, used in var_use_map.items()}
+    seen = {label: defs[label] | uses[label] for label in topo}
     succ = {label: [out for out, _ in cfg.successors(label)] for label in topo}
     reach = {}
     changed = True
@@ -188,7 +189,7 @@ def compute_live_map(cfg, blocks, var_use_map, var_def_map):
                 if before | here != before:
                     reach[out] = before | here
                     changed = True
-    live = {label: bits(var_use_map[label]) for label in blocks}
+    live = {label: uses[label] for label in blocks}
     preds = {label: [inc for inc, _ in cfg.predecessors(label)] for label in topo}
     changed = True
     while changed:  # liveness: a variable live at a block's entry is live at its predecessors' unless they define it
