@@ -797,6 +797,34 @@ def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_s
 
 
 @kernel_njit()
+def _junk_below_bar(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, cells_at, n_cells, nls, own,
+                    proxy_j, proxy_v1, at_least):
+    """Whether every Junk option (c, s) of the tile-source step has J below at_least, shown from the draw proxy on the
+    same board before any Junk cell is valued (then the step draws, whatever the Junk's exact value).
+    As in `_junk_cell_upper`, J(c, s) <= J_0(s) + shift + (the opponents' weight) x drop(c) for every option, kept
+    or not, so it suffices that J_0(s) stays below top = at_least - shift - weight x (the largest drop) for every
+    legal shiny s: at or above the proxy's floor J_0(s) <= proxy_j (its stage 2 valued or bounded them all); below
+    it J_0(s) <= v1_0(s) < the floor. When the floor is above top, the shinies between top and the floor are valued
+    as the proxy values its options (`_scan_c` with top as floor and bar), and must all stay below top.
+    Needs J <= v1 (`opp_lowers_j`) and a stage-1 value that grows with the crows (`v1_grows`)."""
+    if not (opp_lowers_j(mode, params) and v1_grows(mode, params)):
+        return False
+    a, w_rays, w_sent = layout[0], layout[12], layout[21]
+    ng = obs[O_NO_GRAVEYARDS]
+    drop = 0.0
+    for ci in range(n_cells):
+        drop = max(drop, junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, obs[cells_at + ci], w_sent, w_rays, ng))
+    top = at_least - (with_opp(mode, params, _junk_shift(mode, params, own), -drop) + 1e-9)
+    if proxy_j >= top:
+        return False
+    floor = _stage2_floor(mode, params, proxy_v1)
+    if floor <= top:
+        return True
+    return _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, 0, 0, 0, nls, 2, top, top, -1,
+                   -1)[1] < top
+
+
+@kernel_njit()
 def _board_dropped(work, a, w_board):
     """Clear the gid and memo planes on the tiles of a board kept by `_board_setup` (and drop it): a decision that
     does not reuse it expects them clear."""
@@ -858,7 +886,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     False only the values (no draw).
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least).
     proxy_j, proxy_v1: for the Junk options of the tile-source step, the draw proxy's best J and best stage-1 value
-    on the same board (-1e300: none), which bound each Junk cell's J (`_junk_cell_upper`)."""
+    on the same board (-1e300: none), which may rule out every Junk option at once (`_junk_below_bar`: then no cell
+    is valued) and else bound each Junk cell's J (`_junk_cell_upper`)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
      w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
@@ -873,6 +902,10 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
     n = tiles_in_game(obs)
+    if tile == JUNK and n_cells >= 0 and mode != GREEDY and proxy_j > -1e300 and _junk_below_bar(
+            obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, cells_at, n_cells, nls, own, proxy_j,
+            proxy_v1, at_least):
+        return -1e300, 0, -1, -1e300
     nc = n_cells if n_cells >= 0 else 1
     max_v1 = -1e300
     if n_cells >= 0:
