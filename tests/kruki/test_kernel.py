@@ -15,8 +15,8 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import _board_dropped, board_stamp, kept_shiny, placements
-from strategies.kruki_common import (KEPT_BOARD, KEPT_PAIRS, P_B_JUNK_MARGIN, TOKEN_TIES, index_of, stamp_turn,
-                                     work_at)
+from strategies.kruki_common import (KEPT_BOARD, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK, TOKEN_TIES, index_of,
+                                     stamp_turn, work_at)
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
                                      _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
@@ -253,11 +253,12 @@ def test_shiny_decision_from_the_kept_ties_is_the_full_valuation(strategy, varia
     assert strategy == "greedy" or below_best >= 1
 
 
-def _junk_value(s, params, mode, bar, proxy_j, proxy_v1):
-    """`strategies.kruki._junk_value` at the state s, through `placements` (the wrapper is inlined into its callers)."""
+def _junk_placements(s, params, mode, bar, proxy_j, proxy_v1):
+    """`placements` of the own Junk at the state s, as `strategies.kruki._junk_value` calls it (the wrapper is inlined
+    into its callers): (J_junk or a value below the bar, cell, shiny, best stage-1 value or -1e300)."""
     obs = s.obs
     return placements(obs, params, mode, s.rng.copy(), s.work, s.fwork, int(obs[O.O_AT_FRONTIER]),
-                      int(obs[O.O_N_FRONTIER]), JUNK, 0, 1, False, bar, proxy_j, proxy_v1)[0]
+                      int(obs[O.O_N_FRONTIER]), JUNK, 0, 1, False, bar, proxy_j, proxy_v1)
 
 
 def _listed_pick(obs, params, rng, work, allow, pair_a=-1, pair_b=-1):
@@ -379,14 +380,20 @@ def test_token_ties_listed_by_the_scan_are_the_listed_again(strategy):
 
 
 def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
-    """The tile-source step skips the Junk cells whose bound from the draw proxy is below the bar
-    (`kruki_cells._junk_cell_upper`): at every source decision with the own Junk of two games each of players that
-    value the Junk highly (so that it reaches the bar: by a tie where the Junk costs nothing, by a cut elsewhere),
-    J_junk with that bound reaches the bar exactly when J_junk valued over every cell does, and then equals it."""
-    decisions, reached, beaten, skipped = 0, 0, 0, 0
-    for strategy in ("weighted:w4=-2:w5=0", "weighted:w4=-2:w5=-0.1", "blocker:lambda=2:junk_margin=0.1"):
+    """The tile-source step rules out every Junk option at once from the draw proxy when it can
+    (`kruki_cells._junk_below_bar`: no Junk cell is valued, and the best stage-1 value comes back as -1e300), and
+    else skips the Junk cells whose bound from the draw proxy is below the bar (`kruki_cells._junk_cell_upper`): at
+    every source decision with the own Junk of games of players that value the Junk highly (so that it reaches the
+    bar: by a tie where the Junk costs nothing, by a cut elsewhere) and of the default blocker and weighted, J_junk
+    with those bounds reaches the bar exactly when J_junk valued over every cell does, and then equals it; and when
+    it was ruled out at once, every Junk option's J is below the bar, also those beyond the slack (the proof bounds
+    them all: the draw proxy's shinies below its floor are what can break it)."""
+    decisions, reached, beaten, skipped, at_once = 0, 0, 0, 0, 0
+    for strategy, games in (("weighted:w4=-2:w5=0", (0, 1)), ("weighted:w4=-2:w5=-0.1:slack=0.5", (0, 1)),
+                            ("blocker:lambda=2:junk_margin=0.1:slack=0.5", (0, 1)),
+                            ("weighted", (0,)), ("blocker", (0,))):
         config = make_config(SPEC, 4, strategy, sets={"tiles_junk": 8}, seed=5)
-        for game in (0, 1):
+        for game in games:
             for stop_at in range(1000):
                 stopped, s, sparams = _state_at(config, game, stop_at)
                 if not stopped:
@@ -399,8 +406,8 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
                 j0, _, _, v0 = placements(s.obs, params, mode, s.rng.copy(), s.work, s.fwork, 0, -1, 0, 0, 0, False,
                                           -1e300, -1e300, 0.0)
                 bar = j0 + (params[P_B_JUNK_MARGIN] if mode == O.BLOCKER else 0.0)
-                bounded = _junk_value(s, params, mode, bar, j0, v0)
-                exact = _junk_value(s, params, mode, -1e300, -1e300, 0.0)
+                bounded, _, _, bounded_v1 = _junk_placements(s, params, mode, bar, j0, v0)
+                exact = _junk_placements(s, params, mode, -1e300, -1e300, 0.0)[0]
                 assert (bounded >= bar) == (exact >= bar), (strategy, game, stop_at)
                 if exact >= bar:
                     assert bounded == exact, (strategy, game, stop_at)
@@ -408,7 +415,13 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
                     beaten += int(exact > bar)
                 decisions += 1
                 skipped += int(bounded < exact)
-    assert decisions >= 100 and reached >= 8 and beaten >= 2 and skipped >= 50, (decisions, reached, beaten, skipped)
+                if bounded_v1 == -1e300:  # ruled out at once: so is every Junk option, within the slack or not
+                    wide = params.copy()
+                    wide[P_SLACK if mode == O.BLOCKER else P_W_SLACK] = 1e9
+                    assert _junk_placements(s, wide, mode, -1e300, -1e300, 0.0)[0] < bar, (strategy, game, stop_at)
+                    at_once += 1
+    assert decisions >= 200 and reached >= 8 and beaten >= 2 and skipped >= 50 and at_once >= 100, \
+        (decisions, reached, beaten, skipped, at_once)
 
 
 def test_row_of_is_the_floor_division_on_every_board_side():
