@@ -345,8 +345,11 @@ def opp_lowers_j(mode, params):
 
 @kernel_njit(inline="always")
 def in_line(side, x, t):
-    """Whether cells x and t share a row or a column."""
-    return row_of(side, x) == row_of(side, t) or (x - t) == side * (row_of(side, x) - row_of(side, t))
+    """Whether cells x and t share a row or a column (both tests taken, `|`: one branch where the caller tests it, not
+    a second one on the board that predicts badly)."""
+    rx = row_of(side, x)
+    rt = row_of(side, t)
+    return (rx == rt) | ((x - t) == side * (rx - rt))
 
 
 @kernel_njit(inline="always")

@@ -140,9 +140,7 @@ def arrivals_at(K, Cr, Sh, Fr, side, s):
 @kernel_njit(inline="always")
 def score_points(kind, stones, no_graveyards, cap, n):
     """KRUKI-28 (with KRUKI-22, 23): points of n crows on a shiny tile of `kind` with `stones` GRAVESTONES."""
-    raw = n
-    if (kind == GRAVEYARD or stones > 0) and no_graveyards == 0:
-        raw = 2 * n
+    raw = n << (((kind == GRAVEYARD) | (stones > 0)) & (no_graveyards == 0))  # doubled without a branch on the tile
     if cap > 0 and raw > cap:
         return cap
     return raw
