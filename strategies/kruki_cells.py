@@ -801,20 +801,22 @@ def _junk_below_bar(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, s
                     proxy_j, proxy_v1, at_least):
     """Whether every Junk option (c, s) of the tile-source step has J below at_least, shown from the draw proxy on the
     same board before any Junk cell is valued (then the step draws, whatever the Junk's exact value).
-    As in `_junk_cell_upper`, J(c, s) <= J_0(s) + shift + (the opponents' weight) x drop(c) for every option, kept
-    or not, so it suffices that J_0(s) stays below top = at_least - shift - weight x (the largest drop) for every
-    legal shiny s: at or above the proxy's floor J_0(s) <= proxy_j (its stage 2 valued or bounded them all); below
-    it J_0(s) <= v1_0(s) < the floor. When the floor is above top, the shinies between top and the floor are valued
-    as the proxy values its options (`_scan_c` with top as floor and bar), and must all stay below top.
+    J(c, s) <= J_0(s) + gain(c) for every option, kept or not, where gain(c) is `_junk_cell_upper` of c over a
+    J_0 of 0 (shift + (the opponents' weight) x drop(c), with its margin); so it suffices that J_0(s) stays below
+    top = at_least - (the largest gain) for every legal shiny s: at or above the proxy's floor J_0(s) <= proxy_j
+    (its stage 2 valued or bounded them all); below it J_0(s) <= v1_0(s) < the floor. When the floor is above top,
+    the shinies between top and the floor are valued as the proxy values its options (`_scan_c` with top as floor
+    and bar), and must all stay below top.
     Needs J <= v1 (`opp_lowers_j`) and a stage-1 value that grows with the crows (`v1_grows`)."""
     if not (opp_lowers_j(mode, params) and v1_grows(mode, params)):
         return False
     a, w_rays, w_sent = layout[0], layout[12], layout[21]
     ng = obs[O_NO_GRAVEYARDS]
-    drop = 0.0
+    gain = -1e300
     for ci in range(n_cells):
-        drop = max(drop, junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, obs[cells_at + ci], w_sent, w_rays, ng))
-    top = at_least - (with_opp(mode, params, _junk_shift(mode, params, own), -drop) + 1e-9)
+        gain = max(gain, _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, obs[cells_at + ci],
+                                          w_sent, w_rays, ng, own, 0.0))
+    top = at_least - gain
     if proxy_j >= top:
         return False
     floor = _stage2_floor(mode, params, proxy_v1)
