@@ -18,7 +18,7 @@ from sim.games.kruki.obs import (BLOCKER, D_CELL, D_JUNK_MODE, D_REPLACE, D_SHIN
                                  O_PLAYERS, O_POOL, O_RULES, O_SHINY_OF, R_MURDER_REMOVED, R_SCORE_CAP, RANDOM,
                                  SRC_DRAW, SRC_JUNK, SRC_POOL, SRC_SKIP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK
-from strategies.kruki_cells import kept_shiny, placements
+from strategies.kruki_cells import keep_proxy, kept_shiny, placements
 from strategies.kruki_common import (P_B_JUNK_MARGIN, P_JUNK_MARGIN, P_W5, index_of, opp_lowers_j,  # noqa: F401
                                      planes, v1_grows, work_at, work_len, fwork_len)
 from strategies.kruki_tokens import token_decision
@@ -164,6 +164,8 @@ def _source_choice(obs, params, mode, rng, work, fwork):
         return 0
     j0, ci, s, v0 = placements(obs, params, mode, rng, work, fwork, 0, -1, 0, 0, 0, False, -1e300, -1e300,
                                0.0)  # the draw proxy
+    if mode != GREEDY:
+        keep_proxy(obs, fwork, j0, v0)
     bar = j0 + margin if has_draw else j0
     if _junk_bound(mode, params, v0) < bar:
         return index_of(obs, SRC_DRAW if has_draw else SRC_SKIP)

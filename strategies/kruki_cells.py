@@ -396,7 +396,7 @@ def _merge(v, p, count, max_v, best_v, best_p, ties):
 
 @kernel_njit()
 def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own, nls, stage, floor,
-            bar, w_ties, saved):
+            bar, w_ties, saved, untouched_base):
     """Every option (c, s) of one cell c (c < 0: the shiny alone), s over the legal shiny tiles after c (the single
     option s = -1 if there is none), one by one: for the shiny alone in raster order; for a cell those the tile
     touched, then the untouched ones best stage-1 value first, down to the floor and the best J found.
@@ -407,7 +407,10 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     Returns (max v1, best J, best pref, ties at the best); the tied best shinies are also listed in the order valued at
     work[w_ties:] unless w_ties < 0 (for the shiny alone, raster order, at the second legal-shiny list w_ls2, which
     otherwise holds a cell's options). saved: the offset of the cell's tile change in the pool (`_save_cell`), or -1
-    to apply the tile again. layout: `work_at`."""
+    to apply the tile again. untouched_base: the draw proxy's bound on J of the options of c whose shiny the tile
+    leaves untouched before the tile's drop (`_proxy_base`; 1e300: none). Once it is below the bar or the best J of
+    this cell so far, stage 2 takes the drop (`_cell_upper`), and ends the list where the untouched options start if
+    their bound is still below it. layout: `work_at`."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
      w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     gain0 = work[0:a]
@@ -475,6 +478,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     best_j = -1e300
     best_p = -1
     ties = 0
+    untouched_upper = untouched_base + 1e-9  # at most the bound: the drop is taken when the bound could tell
+    dropped = False
     # no legal shiny tile at all: the single option without a shiny (a cell's list may also be empty when every
     # shiny is below the floor, and then it has no option to value)
     n_opts = 1 if nls == 0 and (c < 0 or n_touched == 0) else ns
@@ -496,6 +501,13 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             if v1 < floor:
                 continue
             jbar = max(bar, best_j)
+            if k >= n_touched and untouched_upper < jbar:  # the untouched options: can any of them tie it?
+                if not dropped:
+                    untouched_upper = _cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent,
+                                                  w_rays, ng, untouched_base)
+                    dropped = True
+                if untouched_upper < jbar:
+                    break
             if bounded and v1 < jbar:  # J <= v1
                 if k >= n_touched:  # the untouched options come best first: none of the rest can reach it either
                     break
@@ -719,7 +731,7 @@ def _stage2_floor(mode, params, best_v1):
 
 @kernel_njit()
 def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls, c, tile, spawn, own,
-                      floor, max_v1, best_j, saved):
+                      floor, max_v1, best_j, saved, untouched_base):
     """Blocker's or weighted's cell decision chose c with the best J `best_j`: list, in raster order, the shinies
     of c's options that tie the best J of the shiny decision that follows, and stamp the list for it (`kept_shiny`).
     That decision values the options (c, s) again on the board with the tile: the same positions β, so the same J,
@@ -730,17 +742,18 @@ def _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St
     first, down to the floor and the bar, which c's best option clears): when mv is lower, the shiny decision values
     options below the cell decision's floor too, whose J may beat best_j, so c is scanned once more with its own
     floor and no bar.
-    The board's legal shinies are at w_ls (nls of them); saved: the cell's saved tile change (`_save_cell`)."""
+    The board's legal shinies are at w_ls (nls of them); saved: the cell's saved tile change (`_save_cell`);
+    untouched_base: as for `_scan_c` (`_proxy_base`), which holds within the cell decision's floor only."""
     w_kept = layout[22]
     out = w_kept + KEPT_HEADER
     work[w_kept] = 0
     if own != 0:
         return
     mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn, own,
-                                nls, 2, floor, best_j, out, saved)
+                                nls, 2, floor, best_j, out, saved, untouched_base)
     if mv != max_v1:
         mv, bj, bp, count = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, spawn,
-                                    own, nls, 2, _stage2_floor(mode, params, mv), -1e300, out, saved)
+                                    own, nls, 2, _stage2_floor(mode, params, mv), -1e300, out, saved, 1e300)
     for i in range(1, count):  # insertion sort into raster order
         s = work[out + i]
         j = i
@@ -777,23 +790,33 @@ def _junk_shift(mode, params, own):
 
 
 @kernel_njit()
-def _proxy_bounds_junk(mode, params, own, max_v1, proxy_v1):
-    """Whether the draw proxy's best J bounds the J of every Junk option (c, s) that stage 2 keeps, as
-    `_junk_cell_upper` uses it. A Junk raises no shiny's crows, so v1(c, s) <= v1_0(s) + shift (the same s in the
-    proxy; the stage-1 value grows with the crows). When the Junk options' best stage-1 value is the proxy's best plus
-    the shift (a cell leaves the best shiny untouched: nearly always), their floor is at least the proxy's floor plus
-    the shift, so a kept option's s was at or above the proxy's floor, where J_0(s) <= proxy_j."""
+def _proxy_bounds(mode, params, own, max_v1, proxy_v1):
+    """Whether the draw proxy's best J bounds the J of the options (c, s) that stage 2 keeps, as `_cell_upper` uses
+    it: every option of a Junk, and the options of any other tile whose shiny s the tile leaves untouched. Those have
+    v1(c, s) <= v1_0(s) + shift (the same s in the proxy; a Junk raises no shiny's crows, and the stage-1 value grows
+    with the crows). When the cell decision's best stage-1 value is at least the proxy's best plus the shift (a cell
+    leaves the best shiny untouched: nearly always), its floor is at least the proxy's floor plus the shift, so such a
+    kept option's s was at or above the proxy's floor, where J_0(s) <= proxy_j."""
     return v1_grows(mode, params) and max_v1 >= proxy_v1 + _junk_shift(mode, params, own)
 
 
 @kernel_njit(inline="always")
-def _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng, own, proxy_j):
-    """An upper bound on the best J of the Junk on c when `_proxy_bounds_junk` holds: the option (c, s) has v1 at most
-    v1_0(s) + shift and Opp at least Opp_0(s) less the drop `junk_drop`, so J(c, s) <= J_0(s) + shift + (the
-    opponents' weight) x drop <= proxy_j + shift + that, plus a margin for the rounding of the thirds in Opp (a
-    cell is skipped only when none of its options can tie the best J)."""
+def _proxy_base(mode, params, own, proxy_j):
+    """proxy_j + shift: the bound of `_cell_upper` before the drop."""
+    return proxy_j + _junk_shift(mode, params, own)
+
+
+@kernel_njit(inline="always")
+def _cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng, base):
+    """An upper bound on J of the options (c, s) of `_proxy_bounds`, from base = proxy_j + shift (`_proxy_base`): v1
+    at most v1_0(s) + shift and Opp at least Opp_0(s) less the drop `junk_drop`, so J(c, s) <= J_0(s) + shift + (the
+    opponents' weight) x drop <= base + that, plus a margin for the rounding of the thirds in Opp (an option is
+    skipped only when it can neither beat nor tie the best J), so never below base + 1e-9. The drop bounds any tile,
+    not only a Junk: a tile on the gap c lowers a shiny's or a probe's crows only by letting the rays of the groups
+    that see c run on past it, and whatever else it does (its crows fly, crows reach a shiny past c, c becomes a legal
+    shiny tile) only adds crows or probes."""
     drop = junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng)
-    return with_opp(mode, params, proxy_j + _junk_shift(mode, params, own), -drop) + 1e-9
+    return with_opp(mode, params, base, -drop) + 1e-9
 
 
 @kernel_njit()
@@ -801,7 +824,7 @@ def _junk_below_bar(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, s
                     proxy_j, proxy_v1, at_least):
     """Whether every Junk option (c, s) of the tile-source step has J below at_least, shown from the draw proxy on the
     same board before any Junk cell is valued (then the step draws, whatever the Junk's exact value).
-    J(c, s) <= J_0(s) + gain(c) for every option, kept or not, where gain(c) is `_junk_cell_upper` of c over a
+    J(c, s) <= J_0(s) + gain(c) for every option, kept or not, where gain(c) is `_cell_upper` of c over a
     J_0 of 0 (shift + (the opponents' weight) x drop(c), with its margin); so it suffices that J_0(s) stays below
     top = at_least - (the largest gain) for every legal shiny s: at or above the proxy's floor J_0(s) <= proxy_j
     (its stage 2 valued or bounded them all); below it J_0(s) <= v1_0(s) < the floor. When the floor is above top,
@@ -814,8 +837,8 @@ def _junk_below_bar(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, s
     ng = obs[O_NO_GRAVEYARDS]
     gain = -1e300
     for ci in range(n_cells):
-        gain = max(gain, _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, obs[cells_at + ci],
-                                          w_sent, w_rays, ng, own, 0.0))
+        gain = max(gain, _cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, obs[cells_at + ci],
+                                     w_sent, w_rays, ng, _proxy_base(mode, params, own, 0.0)))
     top = at_least - gain
     if proxy_j >= top:
         return False
@@ -823,7 +846,7 @@ def _junk_below_bar(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, s
     if floor <= top:
         return True
     return _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, 0, 0, 0, nls, 2, top, top, -1,
-                   -1)[1] < top
+                   -1, 1e300)[1] < top
 
 
 @kernel_njit()
@@ -850,7 +873,7 @@ def board_stamp(obs):
 
 
 @kernel_njit()
-def _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles):
+def _board_setup(obs, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles):
     """Blocker's and weighted's setup of the board as it stands, kept for the later `placements` of the same turn on
     the same board: the legal shinies (w_ls; returns their count), the arrivals of a new shiny with the ray cache
     and the crow groups' indices (`gain_all_cached`), the probes by value (`b_order`), the crows each group sends to
@@ -858,12 +881,14 @@ def _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles
     it stands (the draw proxy, the own Junk, the pool tiles), then the drawn tile's cells on that same board, or after
     a skip its shiny: the stamp (`stamp_turn`: stream state, seat, round, tiles and shinies on the board) names that
     board, since nothing draws and nothing changes the board between those decisions. The tile-specific parts (the
-    stage-1 groups, the cells' changes) are each decision's own. Anything kept for another stamp is dropped first."""
+    stage-1 groups, the cells' changes) are each decision's own. Anything kept for another stamp is dropped first, the
+    draw proxy's values (`keep_proxy`) with it."""
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
      w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     if stamp_turn(obs, rng, work, w_board, board_stamp(obs), KEPT_BOARD):
         return work[w_board + 8]
     _board_dropped(work, a, w_board)
+    fwork[fl - 3] = -1e300  # no draw proxy valued on this board yet
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
     ng = obs[O_NO_GRAVEYARDS]
@@ -880,6 +905,15 @@ def _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles
 
 
 @kernel_njit()
+def keep_proxy(obs, fwork, proxy_j, proxy_v1):
+    """Keep the draw proxy's best J and best stage-1 value, valued by blocker's or weighted's tile-source step on the
+    board of the kept setup (`_board_setup`), for the cell decision that follows on that board (`placements`)."""
+    fl = work_at(obs)[-1]
+    fwork[fl - 3] = proxy_j
+    fwork[fl - 2] = proxy_v1
+
+
+@kernel_njit()
 def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spawn, own, pick, at_least, proxy_j,
                proxy_v1):
     """The reference's `placements` + `value` / `pick`: every (cell, shiny) option (n_cells < 0: shiny only).
@@ -887,9 +921,11 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     options, which gives the cell of a cell decision and the shiny of a shiny decision (n_cells < 0); with pick =
     False only the values (no draw).
     at_least: only a best J >= at_least matters (a lower one may come back as any value below at_least).
-    proxy_j, proxy_v1: for the Junk options of the tile-source step, the draw proxy's best J and best stage-1 value
-    on the same board (-1e300: none), which may rule out every Junk option at once (`_junk_below_bar`: then no cell
-    is valued) and else bound each Junk cell's J (`_junk_cell_upper`)."""
+    proxy_j, proxy_v1: the draw proxy's best J and best stage-1 value on the same board, or -1e300 for the ones kept
+    for this board by the tile-source step (`keep_proxy`), if any. They bound each cell's J (`_cell_upper`): a Junk
+    cell's in whole, another tile's on the options whose shiny it leaves untouched; and for the Junk options of the
+    tile-source step (at_least above -1e300) they may rule out every Junk option at once (`_junk_below_bar`: then no
+    cell is valued)."""
     layout = work_at(obs)
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
      w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
@@ -898,13 +934,15 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         _board_dropped(work, a, w_board)
         nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     else:
-        nls = _board_setup(obs, rng, work, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles)
+        nls = _board_setup(obs, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles)
+        if proxy_j == -1e300:
+            proxy_j, proxy_v1 = fwork[fl - 3], fwork[fl - 2]
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
     tokens_left = obs[O_TOKEN_STACK] > 0
     n = tiles_in_game(obs)
-    if tile == JUNK and n_cells >= 0 and mode != GREEDY and proxy_j > -1e300 and _junk_below_bar(
+    if tile == JUNK and n_cells >= 0 and mode != GREEDY and proxy_j > -1e300 and at_least > -1e300 and _junk_below_bar(
             obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, cells_at, n_cells, nls, own, proxy_j,
             proxy_v1, at_least):
         return -1e300, 0, -1, -1e300
@@ -934,7 +972,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         if mode == GREEDY:
             gain_all(K, Cr, Sh, Fr, side, tiles, n_tiles, -1, work[0:a])
         mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, -1, tile, sp, own, nls,
-                                1, 0.0, 0.0, w_ls2, -1)
+                                1, 0.0, 0.0, w_ls2, -1, 1e300)
         max_v1 = mv
         fwork[0] = bj
         work[w_pref] = bp
@@ -953,21 +991,25 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
                 work[w_ord + j] = work[w_ord + j - 1]
                 j -= 1
             work[w_ord + j] = ci
-        by_proxy = bounded and proxy_j > -1e300 and _proxy_bounds_junk(mode, params, own, max_v1, proxy_v1)
+        base = 1e300  # the draw proxy's bound on the J of cells' untouched options before their drop (1e300: none)
+        if bounded and n_cells >= 0 and proxy_j > -1e300 and _proxy_bounds(mode, params, own, max_v1, proxy_v1):
+            base = _proxy_base(mode, params, own, proxy_j)
         for k in range(nc):
             ci = work[w_ord + k]
-            # fwork[ci] = the cell's best v1: no option is kept
+            c = obs[cells_at + ci] if n_cells >= 0 else -1
+            # fwork[ci] = the cell's best v1: no option is kept; a Junk leaves no option's shiny better off, so all
+            # its options are bounded as the untouched ones
             if fwork[ci] < floor or fwork[ci] < best_so_far or (
-                    by_proxy and _junk_cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a,
-                                                  obs[cells_at + ci], w_sent, w_rays, ng, own, proxy_j) < best_so_far):
+                    tile == JUNK and base + 1e-9 < best_so_far and _cell_upper(obs, params, mode, work, K, Cr, Sh,
+                                                                               St, Fr, side, a, c, w_sent, w_rays, ng,
+                                                                               base) < best_so_far):
                 fwork[ci] = -1e300
                 work[w_pref + ci] = -1
                 work[w_cnt + ci] = 0
                 continue
-            c = obs[cells_at + ci] if n_cells >= 0 else -1
             mv, bj, bp, t = _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, tile, sp, own,
                                     nls, 2, floor, best_so_far, w_ls2 if c < 0 else -1,
-                                    work[w_csave + ci] if c >= 0 else -1)
+                                    work[w_csave + ci] if c >= 0 else -1, base)
             fwork[ci] = bj
             work[w_pref + ci] = bp
             work[w_cnt + ci] = t
@@ -1003,7 +1045,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             else:
                 _keep_tied_valued(obs, params, mode, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, nls,
                                   obs[cells_at + chosen_ci], tile, sp, own, floor, max_v1, best_j,
-                                  work[w_csave + chosen_ci])
+                                  work[w_csave + chosen_ci], base)
     if mode == GREEDY:
         for i in range(n_tiles):  # clear the gid plane (shiny groups, ray-cache indices) and the memo plane
             work[5 * a + tiles[i]] = 0

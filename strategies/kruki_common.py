@@ -42,7 +42,9 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # then the stamp of the board whose setup the planes and areas above hold (tag, stamp, legal shiny count, tile count,
 # then its tiles: `kruki_cells._board_setup`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
-# per-group stage-1 values, then the token step's kept best TWO_CROWS value (the last word).
+# per-group stage-1 values, then the draw proxy's best J and best stage-1 value on the board of the kept setup
+# (`kruki_cells.kept_proxy`: -1e300 when not valued there), then the token step's kept best TWO_CROWS value (the
+# last word).
 N_WORK_PLANES = 8  # the side*side planes at the start of work
 MEMO_PLANE, REACH_PLANE = 6, 7
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
@@ -92,7 +94,7 @@ def work_layout(side, n, crows):
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
             w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board,
             w_board + KEPT_HEADER + n,
-            f_grp + 2 * (n + 2) + 1)
+            f_grp + 2 * (n + 2) + 3)
 
 
 @kernel_njit()

@@ -14,9 +14,10 @@ from sim.rng import below
 from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
-from strategies.kruki_cells import _board_dropped, board_stamp, kept_shiny, placements
-from strategies.kruki_common import (KEPT_BOARD, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK, TOKEN_TIES, index_of,
-                                     stamp_turn, work_at)
+from strategies.kruki_cells import (_board_dropped, _cell_upper, _proxy_base, _proxy_bounds, board_stamp, kept_shiny,
+                                   placements)
+from strategies.kruki_common import (KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK,
+                                     TOKEN_TIES, index_of, planes, stamp_turn, work_at)
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
                                      _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
@@ -382,7 +383,7 @@ def test_token_ties_listed_by_the_scan_are_the_listed_again(strategy):
 def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
     """The tile-source step rules out every Junk option at once from the draw proxy when it can
     (`kruki_cells._junk_below_bar`: no Junk cell is valued, and the best stage-1 value comes back as -1e300), and
-    else skips the Junk cells whose bound from the draw proxy is below the bar (`kruki_cells._junk_cell_upper`): at
+    else skips the Junk cells whose bound from the draw proxy is below the bar (`kruki_cells._cell_upper`): at
     every source decision with the own Junk of games of players that value the Junk highly (so that it reaches the
     bar: by a tie where the Junk costs nothing, by a cut elsewhere) and of the default blocker and weighted, J_junk
     with those bounds reaches the bar exactly when J_junk valued over every cell does, and then equals it; and when
@@ -422,6 +423,44 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
                     at_once += 1
     assert decisions >= 200 and reached >= 8 and beaten >= 2 and skipped >= 50 and at_once >= 100, \
         (decisions, reached, beaten, skipped, at_once)
+
+
+@pytest.mark.parametrize("strategy", ["weighted", "blocker", "weighted:w4=-2", "blocker:lambda=2:slack=0.5"])
+def test_cell_decision_bounded_by_the_kept_draw_proxy_is_the_full_valuation(strategy):
+    """The tile-source step keeps the draw proxy's best J and stage-1 value for its board (`keep_proxy`), and the cell
+    decision that follows on that board bounds the options whose shiny its tile leaves untouched from them
+    (`kruki_cells._cell_upper`; a Junk's every option): at every cell decision of a game the answer, the random
+    stream after it and the tied shinies it keeps for the shiny decision equal those of the decision valued without
+    the proxy, and in many of them some cell's bound is below the best J, so the bound decides there."""
+    config = make_config(SPEC, 4, strategy, seed=8)
+    used, below = 0, 0
+    for stop_at, s, params in _decisions(config, 1, O.D_CELL):
+        obs = s.obs
+        sid = config.seats[int(obs[O.O_SEAT])].sid
+        layout = work_at(obs)
+        fl, w_kept = layout[-1], layout[22]
+        answers = []
+        for proxy in (True, False):
+            work, fwork, rng = s.work.copy(), s.fwork.copy(), s.rng.copy()
+            if not proxy:
+                fwork[fl - 3] = -1e300
+            choice = choose_builtin(sid, obs, params, rng, work, fwork)
+            answers.append((choice, tuple(rng), tuple(work[w_kept:w_kept + KEPT_HEADER + int(work[w_kept + 8])])))
+            if proxy and fwork[fl - 3] > -1e300:  # the board's setup was kept: so was the proxy
+                proxy_j, proxy_v1 = fwork[fl - 3], fwork[fl - 2]
+                own = max(int(obs[O.O_CTX_OWN]), 0)
+                best_j, _, _, max_v1 = placements(obs, params, sid, s.rng.copy(), work, fwork, int(obs[O.O_AT_OPT_A]),
+                                                  int(obs[O.O_N_OPTIONS]), int(obs[O.O_CTX_TILE]),
+                                                  int(obs[O.O_CTX_SPAWN]), own, False, -1e300, -1e300, 0.0)
+                if _proxy_bounds(sid, params, own, max_v1, proxy_v1):
+                    used += 1
+                    side, K, Cr, Sh, St, Fr = planes(obs)[:6]
+                    base = _proxy_base(sid, params, own, proxy_j)
+                    below += sum(_cell_upper(obs, params, sid, work, K, Cr, Sh, St, Fr, side, layout[0], int(c),
+                                             layout[21], layout[12], int(obs[O.O_NO_GRAVEYARDS]), base) < best_j
+                                 for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]])
+        assert answers[0] == answers[1], (strategy, stop_at)
+    assert used >= 30 and below >= 300, (used, below)
 
 
 def test_row_of_is_the_floor_division_on_every_board_side():
