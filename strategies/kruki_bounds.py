@@ -22,7 +22,7 @@ from sim.jit import kernel_njit
 from sim.games.kruki.model import row_of, score_points
 from sim.games.kruki.obs import O_PLAYERS, O_SEAT, O_SHINY_OF
 from sim.games.kruki.rules import GAP, GRAVEYARD, JUNK, MAX_PLAYERS
-from strategies.kruki_common import nearest_cached, opp_value, waiting_opponents, with_opp
+from strategies.kruki_common import DROP_PLANE, nearest_cached, opp_value, waiting_opponents, with_opp
 
 
 @kernel_njit(inline="always")
@@ -149,6 +149,22 @@ def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, d
 
 @kernel_njit(inline="always")
 def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
+    """`junk_drop_sum` of c over the opponents' count: the most the tile lowers Opp, their mean. The drop plane keeps
+    each gap's sum for the board setup's mark (`kruki_cells._board_setup`): the tile-source step takes it for every
+    frontier gap, the cell decision that follows on the same board for the cells it scans."""
+    at = DROP_PLANE * a
+    kept = work[at + c]
+    if (kept >> 16) == work[at]:
+        total = kept & 0xFFFF
+    else:
+        total = junk_drop_sum(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng)
+        if total < 1 << 16:
+            work[at + c] = (work[at] << 16) | total
+    return total / (obs[O_PLAYERS] - 1)
+
+
+@kernel_njit(inline="always")
+def junk_drop_sum(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
     """An upper bound on Opp(β) - Opp(β + a Junk on the gap c), for β = the board as it stands with the own shiny on any
     legal tile (or none): the most a Junk on c can lower Opp, summed over the opponents before the mean. A Junk on a gap
     raises no shiny's or probe's crows (KRUKI-26): it only lets the rays of the groups that see c run on past it, and
@@ -160,7 +176,7 @@ def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
     where t doubles; a probe at most the crows of those groups in line with it that could reach it before: on c's row or
     column only the groups on its own side of c (the gap c hid it from the others), elsewhere at most one group of c's
     row and one of its column. So B(β) falls by at most the most crows on one arm, or the largest group of each line
-    together, doubled while graveyards count."""
+    together, doubled while graveyards count. Returns the sum over the opponents, before their mean."""
     players = obs[O_PLAYERS]
     beyond = 0  # byte i: how far from c arm i holds its first shiny or legal shiny tile (at most 254; 255: none)
     for i in range(4):
@@ -201,6 +217,6 @@ def junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng):
             k += 1
         arm_most = max(arm_most, arm)
     if arm_most == 0:
-        return 0.0
+        return 0
     probe_loss = score_points(GRAVEYARD, 0, ng, 0, max(arm_most, row_group + col_group))
-    return (shiny_loss + waiting_opponents(obs) * probe_loss) / (players - 1)
+    return shiny_loss + waiting_opponents(obs) * probe_loss

@@ -14,11 +14,11 @@ from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_
                                  O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
-from strategies.kruki_common import (KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS, P_SLACK,
-                                     P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny, in_line, legal_shinies,
-                                     memo_record_max, nearest_cached, opp_lowers_j, opp_value, planes, sent_to,
-                                     stage1_value, stamp_turn, tiles_in_game, v1_grows, waiting_opponent, with_opp,
-                                     work_at)
+from strategies.kruki_common import (DROP_PLANE, KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS,
+                                     P_SLACK, P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny, in_line,
+                                     legal_shinies, memo_record_max, nearest_cached, opp_lowers_j, opp_value, planes,
+                                     sent_to, stage1_value, stamp_turn, tiles_in_game, v1_grows, waiting_opponent,
+                                     with_opp, work_at)
 
 
 @kernel_njit(inline="always")
@@ -155,6 +155,18 @@ def _next_reach_mark(work, reach, a):
         mark = 1
     work[reach] = mark
     return mark
+
+
+@kernel_njit(inline="always")
+def _next_drop_mark(work, a):
+    """A new board's mark for the drop plane (`kruki_bounds.junk_drop`), kept at its cell 0 (a corner: always a gap):
+    the sums kept under older marks no longer count, so the plane is cleared only when the marks would overflow."""
+    at = DROP_PLANE * a
+    mark = work[at] + 1
+    if mark >= 1 << 15:
+        work[at:at + a] = 0
+        mark = 1
+    work[at] = mark
 
 
 @kernel_njit(inline="always")
@@ -889,6 +901,7 @@ def _board_setup(obs, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, tiles, 
         return work[w_board + 8]
     _board_dropped(work, a, w_board)
     fwork[fl - 3] = -1e300  # no draw proxy valued on this board yet
+    _next_drop_mark(work, a)
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
     ng = obs[O_NO_GRAVEYARDS]

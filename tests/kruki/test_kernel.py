@@ -16,8 +16,8 @@ from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import (_board_dropped, _cell_upper, _proxy_base, _proxy_bounds, board_stamp, kept_shiny,
                                    placements)
-from strategies.kruki_common import (KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK,
-                                     TOKEN_TIES, index_of, planes, stamp_turn, work_at)
+from strategies.kruki_common import (DROP_PLANE, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK,
+                                     P_W_SLACK, TOKEN_TIES, index_of, planes, stamp_turn, work_at)
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
                                      _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
@@ -461,6 +461,36 @@ def test_cell_decision_bounded_by_the_kept_draw_proxy_is_the_full_valuation(stra
                                  for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]])
         assert answers[0] == answers[1], (strategy, stop_at)
     assert used >= 30 and below >= 300, (used, below)
+
+
+@pytest.mark.parametrize("strategy", ["weighted", "blocker:lambda=2"])
+def test_cell_decision_with_the_kept_drops_is_the_one_with_fresh_drops(strategy):
+    """The drop plane keeps each gap's `junk_drop` sum under the board setup's mark (`kruki_bounds.junk_drop`), and the
+    cell decision reads the sums the tile-source step of its turn kept: at every cell decision of a game whose setup
+    is the turn's, the answer, the random stream after it and the kept tied shinies equal those of the decision with
+    every sum taken afresh (the plane cleared under the same mark), and many sums were kept for it."""
+    config = make_config(SPEC, 4, strategy, seed=8)
+    decisions, kept = 0, 0
+    for stop_at, s, params in _decisions(config, 0, O.D_CELL):
+        obs = s.obs
+        sid = config.seats[int(obs[O.O_SEAT])].sid
+        layout = work_at(obs)
+        a, w_kept = layout[0], layout[22]
+        at = DROP_PLANE * a
+        cells = [int(c) for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]]]
+        answers = []
+        for fresh in (False, True):
+            work, rng = s.work.copy(), s.rng.copy()
+            if fresh:
+                work[at + 1:at + a] = 0  # no sum kept under any mark
+            choice = choose_builtin(sid, obs, params, rng, work, s.fwork.copy())
+            answers.append((choice, tuple(rng), tuple(work[w_kept:w_kept + KEPT_HEADER + int(work[w_kept + 8])])))
+        if work[at] != s.work[at]:  # a new setup: nothing was kept for this board
+            continue
+        assert answers[0] == answers[1], (strategy, stop_at)
+        decisions += 1
+        kept += sum(int(s.work[at + c] >> 16 == s.work[at]) for c in cells)
+    assert decisions >= 20 and kept >= 300, (decisions, kept)
 
 
 def test_row_of_is_the_floor_division_on_every_board_side():
