@@ -425,6 +425,14 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
         (decisions, reached, beaten, skipped, at_once)
 
 
+def _cell_answer(sid, obs, params, rng, work, fwork):
+    """A decision's answer on these copies of the scratch: (choice, the random stream after it, the tied shinies kept
+    for the shiny decision)."""
+    w_kept = work_at(obs)[22]
+    choice = choose_builtin(sid, obs, params, rng, work, fwork)
+    return choice, tuple(rng), tuple(work[w_kept:w_kept + KEPT_HEADER + int(work[w_kept + 8])])
+
+
 @pytest.mark.parametrize("strategy", ["weighted", "blocker", "weighted:w4=-2", "blocker:lambda=2:slack=0.5"])
 def test_cell_decision_bounded_by_the_kept_draw_proxy_is_the_full_valuation(strategy):
     """The tile-source step keeps the draw proxy's best J and stage-1 value for its board (`keep_proxy`), and the cell
@@ -438,14 +446,13 @@ def test_cell_decision_bounded_by_the_kept_draw_proxy_is_the_full_valuation(stra
         obs = s.obs
         sid = config.seats[int(obs[O.O_SEAT])].sid
         layout = work_at(obs)
-        fl, w_kept = layout[-1], layout[22]
+        fl = layout[-1]
         answers = []
         for proxy in (True, False):
-            work, fwork, rng = s.work.copy(), s.fwork.copy(), s.rng.copy()
+            work, fwork = s.work.copy(), s.fwork.copy()
             if not proxy:
                 fwork[fl - 3] = -1e300
-            choice = choose_builtin(sid, obs, params, rng, work, fwork)
-            answers.append((choice, tuple(rng), tuple(work[w_kept:w_kept + KEPT_HEADER + int(work[w_kept + 8])])))
+            answers.append(_cell_answer(sid, obs, params, s.rng.copy(), work, fwork))
             if proxy and fwork[fl - 3] > -1e300:  # the board's setup was kept: so was the proxy
                 proxy_j, proxy_v1 = fwork[fl - 3], fwork[fl - 2]
                 own = max(int(obs[O.O_CTX_OWN]), 0)
@@ -474,17 +481,15 @@ def test_cell_decision_with_the_kept_drops_is_the_one_with_fresh_drops(strategy)
     for stop_at, s, params in _decisions(config, 0, O.D_CELL):
         obs = s.obs
         sid = config.seats[int(obs[O.O_SEAT])].sid
-        layout = work_at(obs)
-        a, w_kept = layout[0], layout[22]
+        a = work_at(obs)[0]
         at = DROP_PLANE * a
         cells = [int(c) for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]]]
         answers = []
         for fresh in (False, True):
-            work, rng = s.work.copy(), s.rng.copy()
+            work = s.work.copy()
             if fresh:
                 work[at + 1:at + a] = 0  # no sum kept under any mark
-            choice = choose_builtin(sid, obs, params, rng, work, s.fwork.copy())
-            answers.append((choice, tuple(rng), tuple(work[w_kept:w_kept + KEPT_HEADER + int(work[w_kept + 8])])))
+            answers.append(_cell_answer(sid, obs, params, s.rng.copy(), work, s.fwork.copy()))
         if work[at] != s.work[at]:  # a new setup: nothing was kept for this board
             continue
         assert answers[0] == answers[1], (strategy, stop_at)
