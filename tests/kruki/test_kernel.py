@@ -17,7 +17,8 @@ from strategies.kruki import choose_builtin
 from strategies.kruki_cells import (_board_dropped, _cell_upper, _proxy_base, _proxy_bounds, board_stamp, kept_shiny,
                                    placements)
 from strategies.kruki_common import (DROP_PLANE, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK,
-                                     P_W_SLACK, TOKEN_TIES, index_of, planes, stamp_turn, work_at)
+                                     P_W_SLACK, TOKEN_TIES, final_value, index_of, stamp_turn, with_opp, work_at)
+from strategies.kruki_bounds import junk_drop, junk_drop_sum
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
                                      _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
@@ -425,6 +426,16 @@ def test_junk_cells_bounded_by_the_draw_proxy_change_no_source_decision():
         (decisions, reached, beaten, skipped, at_once)
 
 
+def _board_planes(obs):
+    """(side, K, Cr, Sh, St, Fr): the board planes of the observation, as views (`kruki_common.planes` called from
+    Python returns arrays that do not own their memory: the kernels run without numba's reference counts)."""
+    side = int(obs[O.O_SIDE])
+    a = side * side
+    k0 = int(obs[O.O_AT_KIND])
+    return (side,) + tuple(obs[k0 + p * a:k0 + (p + 1) * a]
+                           for p in (O.PL_KIND, O.PL_CROWS, O.PL_SHINY, O.PL_STONES, O.PL_FROZEN))
+
+
 def _cell_answer(sid, obs, params, rng, work, fwork):
     """A decision's answer on these copies of the scratch: (choice, the random stream after it, the tied shinies kept
     for the shiny decision)."""
@@ -461,7 +472,7 @@ def test_cell_decision_bounded_by_the_kept_draw_proxy_is_the_full_valuation(stra
                                                   int(obs[O.O_CTX_SPAWN]), own, False, -1e300, -1e300, 0.0)
                 if _proxy_bounds(sid, params, own, max_v1, proxy_v1):
                     used += 1
-                    side, K, Cr, Sh, St, Fr = planes(obs)[:6]
+                    side, K, Cr, Sh, St, Fr = _board_planes(obs)
                     base = _proxy_base(sid, params, own, proxy_j)
                     below += sum(_cell_upper(obs, params, sid, work, K, Cr, Sh, St, Fr, side, layout[0], int(c),
                                              layout[21], layout[12], int(obs[O.O_NO_GRAVEYARDS]), base) < best_j
@@ -496,6 +507,51 @@ def test_cell_decision_with_the_kept_drops_is_the_one_with_fresh_drops(strategy)
         decisions += 1
         kept += sum(int(s.work[at + c] >> 16 == s.work[at]) for c in cells)
     assert decisions >= 20 and kept >= 300, (decisions, kept)
+
+
+@pytest.mark.parametrize("strategy", ["weighted:w4=-2", "blocker:lambda=2"])
+def test_a_tile_lowers_the_opponents_value_by_at_most_its_drop(strategy):
+    """The bound behind `kruki_cells._cell_upper` for every tile, not only a Junk: a tile on the gap c lowers Opp by at
+    most `kruki_bounds.junk_drop` of c, with the own shiny on any legal tile or none, and the drop kept for the board
+    is the one taken afresh. At the cell decisions of a game, for every cell and shiny, Opp is valued in full
+    (`final_value`) with and without the tile; the tile does lower it at some (without the drop the bound would not
+    hold there)."""
+    config = make_config(SPEC, 4, strategy, seed=8)
+    checked, lowered, kept = 0, 0, 0
+    for stop_at, s, params in _decisions(config, 2, O.D_CELL):
+        obs = s.obs
+        sid = config.seats[int(obs[O.O_SEAT])].sid
+        me = int(obs[O.O_SEAT])
+        layout = work_at(obs)
+        a, w_sent, w_rays = layout[0], layout[21], layout[12]
+        work = s.work.copy()
+        choose_builtin(sid, obs, params, s.rng.copy(), work, s.fwork.copy())  # the board's setup, in work
+        ng, cap = int(obs[O.O_NO_GRAVEYARDS]), int(obs[O.O_RULES + O.R_SCORE_CAP])
+        tile, spawn = int(obs[O.O_CTX_TILE]), min(int(obs[O.O_CTX_SPAWN]), int(obs[O.O_SUPPLY]))
+        side, K, Cr, Sh, St, Fr = _board_planes(obs)
+        t0, n_tiles = int(obs[O.O_AT_TILES]), int(obs[O.O_N_TILES])
+        shinies = [-1] + [int(t) for t in obs[t0:t0 + n_tiles] if K[t] != JUNK and Cr[t] == 0 and Sh[t] < 0]
+        for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]]:
+            c = int(c)
+            total = junk_drop_sum(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng)
+            drop = junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng)
+            assert drop == total / (int(obs[O.O_PLAYERS]) - 1), (strategy, stop_at, c)
+            kept += int(work[DROP_PLANE * a + c] >> 16 == work[DROP_PLANE * a])
+            for t in shinies:
+                beta = obs.copy()
+                side, K2, Cr2, Sh2, St2, Fr2 = _board_planes(beta)
+                if t >= 0:
+                    Sh2[t] = me
+                tiles2 = beta[t0:t0 + n_tiles]
+                opp0 = final_value(sid, params, 0.0, beta, work.copy(), K2, Cr2, Sh2, St2, Fr2, side, tiles2, n_tiles,
+                                   -1, ng, cap)
+                K2[c], Cr2[c] = tile, spawn
+                oppc = final_value(sid, params, 0.0, beta, work.copy(), K2, Cr2, Sh2, St2, Fr2, side, tiles2, n_tiles,
+                                   c, ng, cap)
+                assert oppc <= opp0 + with_opp(sid, params, 0.0, -drop) + 1e-9, (strategy, stop_at, c, t)
+                checked += 1
+                lowered += int(oppc > opp0 + 1e-9)
+    assert checked >= 10000 and lowered >= 10 and kept >= 500, (checked, lowered, kept)
 
 
 def test_row_of_is_the_floor_division_on_every_board_side():
