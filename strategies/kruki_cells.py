@@ -14,11 +14,13 @@ from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_
                                  O_SUPPLY, O_TOKEN_STACK, R_SCORE_CAP, WEIGHTED)
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
-from strategies.kruki_common import (DROP_PLANE, KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE, MEMO_RECORDS,
-                                     P_SLACK, P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny, in_line,
-                                     legal_shinies, memo_record_max, nearest_cached, opp_lowers_j, opp_value, planes,
-                                     sent_to, stage1_value, stamp_turn, tiles_in_game, v1_grows, waiting_opponent,
-                                     with_opp, work_at)
+from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE,
+                                     MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny,
+                                     in_line, legal_shinies, memo_record_max, nearest_cached, opp_lowers_j, opp_value,
+                                     planes, sent_to, stage1_value, stamp_turn, tiles_in_game, v1_grows,
+                                     waiting_opponent, with_opp, work_at)
+
+THIRDS_MARGIN = 1e-9  # what the draw proxy's bound on J adds for the rounding of the thirds in Opp
 
 
 @kernel_njit(inline="always")
@@ -145,28 +147,17 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
 
 
 @kernel_njit(inline="always")
-def _next_reach_mark(work, reach, a):
-    """A new mark for the reach plane, kept at its cell 0 (a corner: always a gap): the tiles of a segment next to the
-    current hypothetical tile hold it, and any older mark means no such tile, so the plane is never cleared tile by
-    tile, only when the marks would overflow."""
-    mark = work[reach] + 1
-    if mark >= 1 << 30:
-        work[reach:reach + a] = 0
-        mark = 1
-    work[reach] = mark
-    return mark
-
-
-@kernel_njit(inline="always")
-def _next_drop_mark(work, a):
-    """A new board's mark for the drop plane (`kruki_bounds.junk_drop`), kept at its cell 0 (a corner: always a gap):
-    the sums kept under older marks no longer count, so the plane is cleared only when the marks would overflow."""
-    at = DROP_PLANE * a
+def _next_mark(work, at, a, limit):
+    """A new mark for the plane at work[at:at + a], kept at its cell 0 (a corner: always a gap): the reach plane marks
+    the tiles of the segments next to the current hypothetical tile with it, the drop plane the sums taken on the
+    current board. Any older mark counts as none, so the plane is never cleared cell by cell, only when the marks
+    reach `limit`."""
     mark = work[at] + 1
-    if mark >= 1 << 15:
+    if mark >= limit:
         work[at:at + a] = 0
         mark = 1
     work[at] = mark
+    return mark
 
 
 @kernel_njit(inline="always")
@@ -177,7 +168,7 @@ def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
     0..3 = N, E, S, W): of the groups that see c along a row or column with no shiny between, those whose plan
     `_tile_replans` says the tile changes, as `_apply_cell` decides for the arrival map."""
     a = side * side
-    mark = _next_reach_mark(work, reach, a)
+    mark = _next_mark(work, reach, a, 1 << 30)
     n_seen = 0
     shiny_arm = 0  # byte i: how far from c arm i holds its first shiny before its gap (at most 255), or 0
     seen_arms = 0  # bit i: a group on arm i sees c
@@ -490,7 +481,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     best_j = -1e300
     best_p = -1
     ties = 0
-    untouched_upper = untouched_base + 1e-9  # at most the bound: the drop is taken when the bound could tell
+    untouched_upper = untouched_base + THIRDS_MARGIN  # at most the bound: its drop is taken when the bound could tell
     dropped = False
     # no legal shiny tile at all: the single option without a shiny (a cell's list may also be empty when every
     # shiny is below the floor, and then it has no option to value)
@@ -822,13 +813,13 @@ def _proxy_base(mode, params, own, proxy_j):
 def _cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng, base):
     """An upper bound on J of the options (c, s) of `_proxy_bounds`, from base = proxy_j + shift (`_proxy_base`): v1
     at most v1_0(s) + shift and Opp at least Opp_0(s) less the drop `junk_drop`, so J(c, s) <= J_0(s) + shift + (the
-    opponents' weight) x drop <= base + that, plus a margin for the rounding of the thirds in Opp (an option is
-    skipped only when it can neither beat nor tie the best J), so never below base + 1e-9. The drop bounds any tile,
-    not only a Junk: a tile on the gap c lowers a shiny's or a probe's crows only by letting the rays of the groups
-    that see c run on past it, and whatever else it does (its crows fly, crows reach a shiny past c, c becomes a legal
-    shiny tile) only adds crows or probes."""
+    opponents' weight) x drop <= base + that, plus THIRDS_MARGIN for the rounding of the thirds in Opp (an option is
+    skipped only when it can neither beat nor tie the best J), so never below base + THIRDS_MARGIN. The drop bounds
+    any tile, not only a Junk: a tile on the gap c lowers a shiny's or a probe's crows only by letting the rays of the
+    groups that see c run on past it, and whatever else it does (its crows fly, crows reach a shiny past c, c becomes
+    a legal shiny tile) only adds crows or probes."""
     drop = junk_drop(obs, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng)
-    return with_opp(mode, params, base, -drop) + 1e-9
+    return with_opp(mode, params, base, -drop) + THIRDS_MARGIN
 
 
 @kernel_njit()
@@ -900,8 +891,8 @@ def _board_setup(obs, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, tiles, 
     if stamp_turn(obs, rng, work, w_board, board_stamp(obs), KEPT_BOARD):
         return work[w_board + 8]
     _board_dropped(work, a, w_board)
-    fwork[fl - 3] = -1e300  # no draw proxy valued on this board yet
-    _next_drop_mark(work, a)
+    fwork[fl - F_PROXY] = -1e300  # no draw proxy valued on this board yet
+    _next_mark(work, DROP_PLANE * a, a, 1 << 15)  # a mark times 2^16 fits the int32 plane
     nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
     gain_all_cached(K, Cr, Sh, Fr, side, tiles, n_tiles, work[0:a], work, w_rays, work[5 * a:6 * a])
     ng = obs[O_NO_GRAVEYARDS]
@@ -922,8 +913,8 @@ def keep_proxy(obs, fwork, proxy_j, proxy_v1):
     """Keep the draw proxy's best J and best stage-1 value, valued by blocker's or weighted's tile-source step on the
     board of the kept setup (`_board_setup`), for the cell decision that follows on that board (`placements`)."""
     fl = work_at(obs)[-1]
-    fwork[fl - 3] = proxy_j
-    fwork[fl - 2] = proxy_v1
+    fwork[fl - F_PROXY] = proxy_j
+    fwork[fl - F_PROXY + 1] = proxy_v1
 
 
 @kernel_njit()
@@ -949,7 +940,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     else:
         nls = _board_setup(obs, rng, work, fwork, layout, K, Cr, Sh, St, Fr, side, tiles, n_tiles)
         if proxy_j == -1e300:
-            proxy_j, proxy_v1 = fwork[fl - 3], fwork[fl - 2]
+            proxy_j, proxy_v1 = fwork[fl - F_PROXY], fwork[fl - F_PROXY + 1]
     sp = min(spawn, obs[O_SUPPLY])  # KRUKI-2: a short supply places what it holds
     ng = obs[O_NO_GRAVEYARDS]
     cap = obs[O_RULES + R_SCORE_CAP]
@@ -1013,9 +1004,9 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             # fwork[ci] = the cell's best v1: no option is kept; a Junk leaves no option's shiny better off, so all
             # its options are bounded as the untouched ones
             if fwork[ci] < floor or fwork[ci] < best_so_far or (
-                    tile == JUNK and base + 1e-9 < best_so_far and _cell_upper(obs, params, mode, work, K, Cr, Sh,
-                                                                               St, Fr, side, a, c, w_sent, w_rays, ng,
-                                                                               base) < best_so_far):
+                    tile == JUNK and base + THIRDS_MARGIN < best_so_far and _cell_upper(
+                        obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng,
+                        base) < best_so_far):
                 fwork[ci] = -1e300
                 work[w_pref + ci] = -1
                 work[w_cnt + ci] = 0

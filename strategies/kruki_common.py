@@ -45,9 +45,10 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # then its tiles: `kruki_cells._board_setup`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
 # per-group stage-1 values, then the draw proxy's best J and best stage-1 value on the board of the kept setup
-# (`kruki_cells.kept_proxy`: -1e300 when not valued there), then the token step's kept best TWO_CROWS value (the
-# last word).
+# (`kruki_cells.keep_proxy`, at fwork_len - F_PROXY and the word after it: -1e300 when not valued there), then the
+# token step's kept best TWO_CROWS value (the last word).
 N_WORK_PLANES = 9  # the side*side planes at the start of work
+F_PROXY = 3  # the draw proxy's best J is fwork[fwork_len - F_PROXY], its best stage-1 value the word after
 MEMO_PLANE, REACH_PLANE, DROP_PLANE = 6, 7, 8
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
 TOKEN_TIES = 256  # the token candidates tied at the best that a token scan lists (4 ints each); more are counted only

@@ -16,7 +16,7 @@ from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import (_board_dropped, _cell_upper, _proxy_base, _proxy_bounds, board_stamp, kept_shiny,
                                    placements)
-from strategies.kruki_common import (DROP_PLANE, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK,
+from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK,
                                      P_W_SLACK, TOKEN_TIES, final_value, index_of, stamp_turn, with_opp, work_at)
 from strategies.kruki_bounds import junk_drop, junk_drop_sum
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
@@ -462,10 +462,10 @@ def test_cell_decision_bounded_by_the_kept_draw_proxy_is_the_full_valuation(stra
         for proxy in (True, False):
             work, fwork = s.work.copy(), s.fwork.copy()
             if not proxy:
-                fwork[fl - 3] = -1e300
+                fwork[fl - F_PROXY] = -1e300
             answers.append(_cell_answer(sid, obs, params, s.rng.copy(), work, fwork))
-            if proxy and fwork[fl - 3] > -1e300:  # the board's setup was kept: so was the proxy
-                proxy_j, proxy_v1 = fwork[fl - 3], fwork[fl - 2]
+            if proxy and fwork[fl - F_PROXY] > -1e300:  # the board's setup was kept: so was the proxy
+                proxy_j, proxy_v1 = fwork[fl - F_PROXY], fwork[fl - F_PROXY + 1]
                 own = max(int(obs[O.O_CTX_OWN]), 0)
                 best_j, _, _, max_v1 = placements(obs, params, sid, s.rng.copy(), work, fwork, int(obs[O.O_AT_OPT_A]),
                                                   int(obs[O.O_N_OPTIONS]), int(obs[O.O_CTX_TILE]),
