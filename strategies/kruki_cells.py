@@ -651,7 +651,8 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
                  tokens_left):
     """Stage 1 of every option (c, s) after `_apply_cell(c)` without visiting every shiny: the shinies the tile
     touched are re-valued, the others keep their group from `_groups`, so the best untouched option is the first
-    group with an untouched member. Returns (max v1, best v1, best pref, ties at the best), as `_scan_c` stage 1."""
+    group with an untouched member. Returns (max v1, best v1, best pref, ties at the best), as `_scan_c` stage 1, and
+    the best v1 of the options other than the untouched ones (the touched shinies, c itself, or no shiny at all)."""
     a = side * side
     gain0 = work[0:a]
     delta = work[a:2 * a]
@@ -674,6 +675,7 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
     if legal_c:  # the new tile is itself a legal shiny tile
         v, p = stage1_value(mode, params, K[c], St[c], ng, cap, delta[c], c, own, True, tokens_left)
         max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
+    touched_v = max_v
     for g in range(n_groups):
         left = work[w_size + g] - work[w_touch + g]
         if left > 0:
@@ -686,7 +688,8 @@ def _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, 
     if n_groups == 0 and not legal_c:  # no legal shiny tile: the single option without a shiny
         v, p = stage1_value(mode, params, 0, 0, ng, cap, 0, -1, own, True, tokens_left)
         max_v, best_v, best_p, ties = _merge(v, p, 1, max_v, best_v, best_p, ties)
-    return max_v, best_v, best_p, ties
+        touched_v = max(touched_v, v)
+    return max_v, best_v, best_p, ties, touched_v
 
 
 @kernel_njit()
@@ -934,6 +937,7 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
     (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp, w_bord,
      w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board, wl, fl) = layout
     side, K, Cr, Sh, St, Fr, tiles, n_tiles = planes(obs)
+    f_touched = fl - F_PROXY - mc  # per cell: its options' best stage-1 value but for the untouched shinies'
     if mode == GREEDY:
         _board_dropped(work, a, w_board)
         nls = legal_shinies(K, Cr, Sh, tiles, n_tiles, work[w_ls:])
@@ -962,8 +966,9 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         for ci in range(nc):
             c = obs[cells_at + ci]
             _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
-            mv, bj, bp, t = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n, n_groups, c,
-                                         legal_c, own, ng, cap, tokens_left)
+            mv, bj, bp, t, tv = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n,
+                                             n_groups, c, legal_c, own, ng, cap, tokens_left)
+            fwork[f_touched + ci] = tv
             if mode != GREEDY:  # stage 2 restores it
                 used = _save_cell(work, a, w_tl, w_csave, w_pool, w_tties - w_pool, ci, used)
             _undo_cell(work, K, Cr, side, w_tl, c)
@@ -1002,11 +1007,13 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             ci = work[w_ord + k]
             c = obs[cells_at + ci] if n_cells >= 0 else -1
             # fwork[ci] = the cell's best v1: no option is kept; a Junk leaves no option's shiny better off, so all
-            # its options are bounded as the untouched ones
+            # its options are bounded as the untouched ones; another tile's untouched options are, and when its other
+            # options' v1 is below the floor or the best J, `_scan_c` would value none of them
             if fwork[ci] < floor or fwork[ci] < best_so_far or (
-                    tile == JUNK and base + THIRDS_MARGIN < best_so_far and _cell_upper(
-                        obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng,
-                        base) < best_so_far):
+                    base + THIRDS_MARGIN < best_so_far
+                    and (tile == JUNK or fwork[f_touched + ci] < floor or fwork[f_touched + ci] < best_so_far)
+                    and _cell_upper(obs, params, mode, work, K, Cr, Sh, St, Fr, side, a, c, w_sent, w_rays, ng,
+                                    base) < best_so_far):
                 fwork[ci] = -1e300
                 work[w_pref + ci] = -1
                 work[w_cnt + ci] = 0

@@ -44,9 +44,10 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # then the stamp of the board whose setup the planes and areas above hold (tag, stamp, legal shiny count, tile count,
 # then its tiles: `kruki_cells._board_setup`);
 # `fwork` float64 (fwork_len) = per-cell best J, the values of the 7 tile kinds (tile-draft pool), per-shiny and
-# per-group stage-1 values, then the draw proxy's best J and best stage-1 value on the board of the kept setup
-# (`kruki_cells.keep_proxy`, at fwork_len - F_PROXY and the word after it: -1e300 when not valued there), then the
-# token step's kept best TWO_CROWS value (the last word).
+# per-group stage-1 values, then per cell of a decision the best stage-1 value of its options but those whose shiny
+# its tile leaves untouched (`kruki_cells.placements`, at fwork_len - F_PROXY - mc), then the draw proxy's best J and
+# best stage-1 value on the board of the kept setup (`kruki_cells.keep_proxy`, at fwork_len - F_PROXY and the word
+# after it: -1e300 when not valued there), then the token step's kept best TWO_CROWS value (the last word).
 N_WORK_PLANES = 9  # the side*side planes at the start of work
 F_PROXY = 3  # the draw proxy's best J is fwork[fwork_len - F_PROXY], its best stage-1 value the word after
 MEMO_PLANE, REACH_PLANE, DROP_PLANE = 6, 7, 8
@@ -97,7 +98,7 @@ def work_layout(side, n, crows):
     return (a, mc, w_cnt, w_pref, w_aff, w_ls, w_ls2, w_log, w_save, w_ext, w_tl, w_grp, w_rays, f_kind, f_grp,
             w_bord, w_bval, w_arr, w_ord, w_memo, w_tv, w_sent, w_kept, w_csave, w_pool, w_tties, w_board,
             w_board + KEPT_HEADER + n,
-            f_grp + 2 * (n + 2) + 3)
+            f_grp + 2 * (n + 2) + mc + 3)
 
 
 @kernel_njit()
