@@ -61,8 +61,9 @@ KEPT_BOARD = 3  # the tag of the board's setup kept for the next `placements` of
 
 @kernel_njit(inline="always")
 def memo_record_max(n):
-    """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat."""
-    return 1 + n + MAX_PLAYERS
+    """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat,
+    and the sum of the opponents' W_q with s and no tile (`kruki_cells._memo`)."""
+    return 2 + n + MAX_PLAYERS
 
 
 @kernel_njit(inline="always")
@@ -312,6 +313,12 @@ def opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr):
 def opp_value(obs, K, St, ng, cap, arr, bval):
     """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny, arr[q] crows arrive there), B(β) = bval (q
     has not moved yet) or 0."""
+    return opp_total(obs, K, St, ng, cap, arr, bval) / (obs[O_PLAYERS] - 1)
+
+
+@kernel_njit(inline="always")
+def opp_total(obs, K, St, ng, cap, arr, bval):
+    """The sum over the opponents of W_q, an integer: `opp_value` times the opponents' count."""
     me = obs[O_SEAT]
     players = obs[O_PLAYERS]
     total = 0
@@ -323,7 +330,7 @@ def opp_value(obs, K, St, ng, cap, arr, bval):
             total += score_points(K[s], St[s], ng, cap, arr[q])
         elif obs[O_MOVED + q] == 0:
             total += bval
-    return total / (players - 1)
+    return total
 
 
 @kernel_njit(inline="always")
