@@ -16,7 +16,7 @@ from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
 from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE,
                                      MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny,
-                                     in_line, legal_shinies, memo_record_max, nearest_cached, opp_lowers_j, opp_total,
+                                     in_line, legal_shinies, memo_record_max, nearest_cached, opp_lowers_j, opp_value,
                                      planes, sent_to, stage1_value, stamp_turn, tiles_in_game, v1_grows,
                                      waiting_opponent, with_opp, work_at)
 
@@ -325,9 +325,9 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_s
 def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax):
     """The shiny record of s: what the own shiny on s changes on the board as it stands (the hypothetical tile on
     c, if any, lifted meanwhile), into the memo pool — [count of the groups whose flight s changes
-    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny, the sum of the
-    opponents' W_q with s on the board as it stands (`opp_total`; -1 until an option values it: `_scan_c`)]; the
-    memo plane at s gets 1 + the record's offset in the pool, or -1 when the pool is full.
+    (`_changed_groups`), those groups, the change of the crows arriving at each seat's shiny, B with s on the board
+    as it stands and the probe that has it (`b_with_shiny`; -1 until an option values it: `_scan_c`)]; the memo
+    plane at s gets 1 + the record's offset in the pool, or -1 when the pool is full.
 
     A tile on c changes none of it unless a group can see s anew through c or the tile changes the flight plan of
     one of those groups (`_interacts`): a group sees s anew only along s's row or column through c, so only when s
@@ -362,7 +362,7 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
         K[c] = tile
         Cr[c] = spawn
     work[row + players] = -1
-    work[w_memo] = used + (row + players + 1 - r)
+    work[w_memo] = used + (row + players + 2 - r)
     work[MEMO_PLANE * a + s] = 1 + (r - w_memo)
 
 
@@ -479,14 +479,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 ns += 1
     if need_b:
         sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv)
-    # Whether the tile changes neither the crows arriving at an opponent's shiny nor a probe of B (none touched):
-    # then an option whose shiny it leaves untouched, and whose record it leaves as it is, has the opponents' W_q of
-    # the same shiny on the board as it stands, which the record keeps once valued.
-    keeps_opp = stage == 2 and not (need_b and work[w_tv] > 0)
-    if keeps_opp:
-        for q in range(players):
-            if work[row + q] != work[w_arr + q]:
-                keeps_opp = False
+    # The best probe the tile touched has at most this many points with any own shiny (`sort_touched`; -1: none)
+    touched_b = work[w_tv + 2] if need_b and work[w_tv] > 0 else -1
     max_v1 = -1e300
     best_j = -1e300
     best_p = -1
@@ -534,14 +528,23 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                     r = w_memo + work[memo + s] - 1
                     if c >= 0 and _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_save, n_replanned):
                         r = -1
-            kept_opp = -1  # where the record keeps the opponents' W_q of s for this option (`keeps_opp`)
-            if r >= 0 and keeps_opp and (c < 0 or k >= n_touched):
-                kept_opp = r + 1 + work[r] + players
-            exact = kept_opp >= 0 and work[kept_opp] >= 0
+            exact = False
             ub = 0.0
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
-            if exact:  # valued before: J at once, as below
-                ub = with_opp(mode, params, v1, work[kept_opp] / (players - 1))
+            kept_b = -1  # where the record keeps B with s and no tile (`_memo`)
+            if r >= 0:
+                kept_b = r + 1 + work[r] + players
+                # B(β) is that B when no waiting opponent needs it, or when the probe that had it is not one the
+                # tile touched (the others keep their points with s: see docs/decisions.md) and the touched ones
+                # have no more points
+                exact = not need_b or (work[kept_b] >= 0 and touched_b <= work[kept_b] and (
+                    work[kept_b + 1] < 0 or work[4 * a + work[kept_b + 1]] == 0))
+            if exact:  # J at once from the record, as below
+                darr = r + 1 + work[r]
+                for q in range(players):
+                    work[row3 + q] = work[row + q] + work[darr + q]
+                ub = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:],
+                                                          work[kept_b] if need_b else 0))
             elif bounded and s >= 0:
                 if r >= 0:  # the record's groups and the own shiny's change of the arrivals
                     gs, n_gs, darr = r + 1, work[r], r + 1 + work[r]
@@ -574,12 +577,12 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                                     n_replanned)
                 bval = 0
                 if need_b:
-                    bval = b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv, w_bord,
-                                        w_bval)
-                total = opp_total(obs, K, St, ng, cap, work[row3:], bval)
-                if kept_opp >= 0:
-                    work[kept_opp] = total
-                j = with_opp(mode, params, v1, total / (players - 1))
+                    bval, best_t = b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_tv,
+                                                w_bord, w_bval)
+                    if kept_b >= 0 and touched_b < 0:  # no probe touched: B is that of s with no tile
+                        work[kept_b] = bval
+                        work[kept_b + 1] = best_t
+                j = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:], bval))
                 if s >= 0:
                     Sh[s] = -1
         if j > best_j or (j == best_j and pref > best_p):

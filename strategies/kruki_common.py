@@ -62,8 +62,8 @@ KEPT_BOARD = 3  # the tag of the board's setup kept for the next `placements` of
 @kernel_njit(inline="always")
 def memo_record_max(n):
     """The largest shiny record for n tiles in the game: count and groups that see s, the arrivals change per seat,
-    and the sum of the opponents' W_q with s and no tile (`kruki_cells._memo`)."""
-    return 2 + n + MAX_PLAYERS
+    and B with s and no tile and its probe (`kruki_cells._memo`)."""
+    return 3 + n + MAX_PLAYERS
 
 
 @kernel_njit(inline="always")
@@ -222,8 +222,10 @@ def b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_t
     away from a probe, and only through those groups on its row or column, so a probe's points with the tile alone
     bound its points on β from above: the probes are visited best bound first (the touched ones and the untouched ones
     of `b_order`, merged), each valued exactly (its arrivals with the tile, less what each of those groups sends it
-    without s and no longer with s, `probe_share_lost`), until no bound left can beat the best value found."""
+    without s and no longer with s, `probe_share_lost`), until no bound left can beat the best value found.
+    Returns (B, the first probe found with that value, or -1 when no probe has more than 0)."""
     best = 0
+    best_t = -1
     i = 0
     k = 0
     n_tv = work[w_tv]
@@ -252,8 +254,10 @@ def b_with_shiny(work, K, Cr, Sh, St, side, a, c, s, ng, cap, gs, n_changed, w_t
                 lost += probe_share_lost(K, Sh, side, x, Cr[x], t, s)
         if lost != 0:
             v = score_points(K[t], St[t], ng, cap, (work[t] if t != c else 0) + work[a + t] - lost)
-        best = max(best, v)
-    return best
+        if v > best:
+            best = v
+            best_t = t
+    return best, best_t
 
 
 @kernel_njit(inline="always")
@@ -313,12 +317,6 @@ def opponent_arrivals(obs, K, Cr, Sh, Fr, side, arr):
 def opp_value(obs, K, St, ng, cap, arr, bval):
     """Opp(β): the mean over the opponents q of W_q = V_q (q has a shiny, arr[q] crows arrive there), B(β) = bval (q
     has not moved yet) or 0."""
-    return opp_total(obs, K, St, ng, cap, arr, bval) / (obs[O_PLAYERS] - 1)
-
-
-@kernel_njit(inline="always")
-def opp_total(obs, K, St, ng, cap, arr, bval):
-    """The sum over the opponents of W_q, an integer: `opp_value` times the opponents' count."""
     me = obs[O_SEAT]
     players = obs[O_PLAYERS]
     total = 0
@@ -330,7 +328,7 @@ def opp_total(obs, K, St, ng, cap, arr, bval):
             total += score_points(K[s], St[s], ng, cap, arr[q])
         elif obs[O_MOVED + q] == 0:
             total += bval
-    return total
+    return total / (players - 1)
 
 
 @kernel_njit(inline="always")
