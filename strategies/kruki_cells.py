@@ -388,6 +388,17 @@ def _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_replanned, n_repl
 
 
 @kernel_njit(inline="always")
+def _kept_b_holds(work, a, kept_b, touched_b):
+    """Whether B(β) of an option (c, s) whose shiny record holds for the tile on c is the B the record keeps, with s
+    and no tile, at work[kept_b] (and the probe that has it after it): it is kept, the probe is not one the tile
+    touched (the mark plane), and the touched probes have at most that many points with the tile alone (touched_b,
+    `sort_touched`'s first value, -1 for none). A probe the tile leaves untouched keeps its points with s
+    (docs/decisions.md, "Crows stage 2 bounds J", thirty-first session), and with s a touched one has no more."""
+    return work[kept_b] >= 0 and touched_b <= work[kept_b] and (
+        work[kept_b + 1] < 0 or work[4 * a + work[kept_b + 1]] == 0)
+
+
+@kernel_njit(inline="always")
 def _merge(v, p, count, max_v, best_v, best_p, ties):
     """Fold `count` options of stage-1 value v and preference p into (max v, best (v, p), ties at the best)."""
     if v > max_v:
@@ -534,11 +545,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             kept_b = -1  # where the record keeps B with s and no tile (`_memo`)
             if r >= 0:
                 kept_b = r + 1 + work[r] + players
-                # B(β) is that B when no waiting opponent needs it, or when the probe that had it is not one the
-                # tile touched (the others keep their points with s: see docs/decisions.md) and the touched ones
-                # have no more points
-                exact = not need_b or (work[kept_b] >= 0 and touched_b <= work[kept_b] and (
-                    work[kept_b + 1] < 0 or work[4 * a + work[kept_b + 1]] == 0))
+                exact = not need_b or _kept_b_holds(work, a, kept_b, touched_b)
             if exact:  # J at once from the record, as below
                 darr = r + 1 + work[r]
                 for q in range(players):

@@ -14,11 +14,14 @@ from sim.rng import below
 from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
-from strategies.kruki_cells import (_board_dropped, _cell_upper, _proxy_base, _proxy_bounds, board_stamp, kept_shiny,
-                                   placements)
-from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, P_B_JUNK_MARGIN, P_SLACK,
-                                     P_W_SLACK, TOKEN_TIES, final_value, index_of, stamp_turn, with_opp, work_at)
-from strategies.kruki_bounds import junk_drop, junk_drop_sum
+from strategies.kruki_cells import (_apply_cell, _board_dropped, _cell_upper, _interacts, _kept_b_holds, _memo,
+                                   _proxy_base, _proxy_bounds, _reach_and_replanned, _undo_cell, board_stamp,
+                                   kept_shiny, placements)
+from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, MEMO_PLANE,
+                                     P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK, REACH_PLANE, TOKEN_TIES, _best_new_shiny,
+                                     b_with_shiny, final_value, index_of, memo_record_max, stamp_turn, tiles_in_game,
+                                     waiting_opponent, with_opp, work_at)
+from strategies.kruki_bounds import junk_drop, junk_drop_sum, sort_touched
 from strategies.kruki_tokens import (_greedy_token_kind, _listed_tie, _moves_base, _static_value, _token_pick,
                                      _token_scan, _token_value)
 from tests.helpers import kernel_games, make_config, reference_mismatches
@@ -563,3 +566,71 @@ def test_row_of_is_the_floor_division_on_every_board_side():
         side = 2 * half + 1
         for x in [side * side] + [k * side + end for k in range(side) for end in (0, side - 1)]:
             assert row_of.py_func(side, x) == x // side, (side, x)
+
+
+@pytest.mark.parametrize("strategy", ["weighted", "blocker:lambda=2"])
+def test_b_kept_in_the_shiny_record_is_b_valued_in_full(strategy):
+    """A shiny record keeps B with its shiny s on the board as it stands and the probe that has it, and stage 2 takes
+    that B for an option (c, s) whose record holds for the tile on c where `_kept_b_holds` says so. At the cell
+    decisions of a game, for every cell and every legal shiny with a record that holds, B is valued in full on the
+    board with the tile and s (`_best_new_shiny`, all flights afresh) wherever the kept one is taken, and the kept B
+    is itself the full B with s and no tile. The tile's touched probes decide at many of these positions (the test
+    fails without them). The test on the probe that had the kept B decides at few (8 positions in 40 weighted games,
+    with the same B there), so no natural position here needs it; the proof does."""
+    config = make_config(SPEC, 4, strategy, seed=8)
+    taken, refused = 0, 0
+    for stop_at, s, params in _decisions(config, 3, O.D_CELL):
+        obs = s.obs.copy()
+        if not waiting_opponent(obs):
+            continue
+        sid = config.seats[int(obs[O.O_SEAT])].sid
+        me, players = int(obs[O.O_SEAT]), int(obs[O.O_PLAYERS])
+        layout = work_at(obs)
+        a, w_aff, w_save, w_ext, w_tl, w_rays = (layout[i] for i in (0, 4, 8, 9, 10, 12))
+        w_bord, w_bval, w_memo, w_tv, w_sent = (layout[i] for i in (15, 16, 19, 20, 21))
+        work = s.work.copy()
+        choose_builtin(sid, obs, params, s.rng.copy(), work, s.fwork.copy())  # the board's setup and records
+        ng, cap = int(obs[O.O_NO_GRAVEYARDS]), int(obs[O.O_RULES + O.R_SCORE_CAP])
+        tile, spawn = int(obs[O.O_CTX_TILE]), min(int(obs[O.O_CTX_SPAWN]), int(obs[O.O_SUPPLY]))
+        side, K, Cr, Sh, St, Fr = _board_planes(obs)
+        t0, n_tiles = int(obs[O.O_AT_TILES]), int(obs[O.O_N_TILES])
+        tiles = obs[t0:t0 + n_tiles]
+        gain = np.zeros(a, dtype=np.int32)
+        rmax = memo_record_max(tiles_in_game(obs))
+        records = {}
+        for t in (int(t) for t in tiles if K[t] != JUNK and Cr[t] == 0 and Sh[t] < 0):
+            if work[MEMO_PLANE * a + t] == 0:
+                _memo(obs, work, K, Cr, Sh, Fr, side, t, -1, tile, spawn, w_memo, w_sent, w_rays, rmax)
+            if work[MEMO_PLANE * a + t] <= 0:
+                continue
+            r = w_memo + int(work[MEMO_PLANE * a + t]) - 1
+            kept_b = r + 1 + int(work[r]) + players
+            Sh[t] = me
+            full = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, gain, ng, cap)
+            work[w_tv] = 0  # no tile: no touched probe
+            b0, probe = b_with_shiny(work, K, Cr, Sh, St, side, a, -1, t, ng, cap, r + 1, work[r], w_tv, w_bord,
+                                     w_bval)
+            Sh[t] = -1
+            assert b0 == full and (work[kept_b] < 0 or work[kept_b] == full), (strategy, stop_at, t)
+            work[kept_b], work[kept_b + 1] = b0, probe  # as a valuation without a tile keeps it
+            records[t] = r
+        for c in (int(c) for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]]):
+            n_replanned, seen_arms = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, REACH_PLANE * a, w_rays,
+                                                          w_save)
+            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+            sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv)
+            touched_b = int(work[w_tv + 2]) if work[w_tv] > 0 else -1
+            for t, r in records.items():
+                if _interacts(work, side, REACH_PLANE * a, r, t, c, spawn, seen_arms, w_save, n_replanned):
+                    continue
+                kept_b = r + 1 + int(work[r]) + players
+                if not _kept_b_holds(work, a, kept_b, touched_b):
+                    refused += int(touched_b > work[kept_b])
+                    continue
+                Sh[t] = me
+                full = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, c, gain, ng, cap)
+                Sh[t] = -1
+                assert full == work[kept_b], (strategy, stop_at, c, t)
+                taken += 1
+            _undo_cell(work, K, Cr, side, w_tl, c)
+    assert taken >= 1000 and refused >= 20, (taken, refused)
