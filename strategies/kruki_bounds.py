@@ -111,37 +111,29 @@ def _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc):
 
 
 @kernel_njit(inline="always")
-def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, darr, row, need_b, ng, cap, w_rc,
-            w_tv, w_bord, w_bval, w_lb, bar):
+def j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_seen, row, need_b, ng, cap, w_rc, w_tv,
+            w_bord, w_bval, w_lb, bar):
     """(An upper bound on J of the option (tile on c, own shiny on s >= 0) with stage-1 value v1, whether it is J
     itself). The groups whose flight s changes on β are the n_seen at work[gs:] (`kruki_cells._changed_groups`), with
-    their rows, columns and crows at w_rc. The crows arriving at each seat's shiny with the tile alone are at `row`;
-    when the own shiny's exact change of them is known (a shiny record), darr >= 0 is its offset and V_q is exact.
+    their rows, columns and crows at w_rc. The crows arriving at each seat's shiny with the tile alone are at `row`.
     The lower bounds of the arrivals go to the row at w_lb, and Opp is valued on them as on any position
     (`opp_value`). Where no opponent's shiny and no probe that counts can lose a crow to s, the bounds
     are the values themselves, so the bound is J, computed as the full valuation computes it. bar: when the bound
     with B(β) at 0 (B >= 0) is already below it, that bound is returned without bounding B(β)."""
-    if darr < 0:  # the opponents' bounds need the groups' lines (with a record, only B's bound does)
-        _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc)
+    _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc)
     me = obs[O_SEAT]
     exact = True
     for q in range(obs[O_PLAYERS]):
         t = obs[O_SHINY_OF + q]
         if q != me and t >= 0:
-            if darr >= 0:
-                n = work[row + q] + work[darr + q]
-            else:
-                lost = _crows_in_line(work, side, t, n_seen, w_rc)
-                exact = exact and lost == 0
-                n = work[row + q] - lost
-            work[w_lb + q] = max(n, 0)
+            lost = _crows_in_line(work, side, t, n_seen, w_rc)
+            exact = exact and lost == 0
+            work[w_lb + q] = max(work[row + q] - lost, 0)
     b_low = 0
     if need_b:  # an opponent still to move
         ub = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], 0))
         if ub < bar:
             return ub, False
-        if darr >= 0:
-            _rows_cols_crows(work, Cr, side, gs, n_seen, w_rc)
         b_low, b_exact = _b_lower(work, K, St, side, a, c, s, ng, cap, n_seen, w_rc, w_tv, w_bord, w_bval)
         exact = exact and b_exact
     return with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[w_lb:], b_low)), exact

@@ -418,8 +418,9 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     touched, then the untouched ones best stage-1 value first, down to the floor and the best J found.
     stage 1: J = v1; stage 2: only options with v1 >= floor, J = the full objective, the opponents' arrivals from
     the first arrivals row (the board as it stands) corrected by the groups whose flight plan the tile changes and by
-    c's own group. Where the opponents' weight lowers J, an option whose bound on J (`kruki_bounds.j_upper`) is below
-    `bar` or below the best J of this cell so far can neither win nor tie, and is not valued in full.
+    c's own group. Where the opponents' weight lowers J, an option without a shiny record that holds for c whose
+    bound on J (`kruki_bounds.j_upper`) is below `bar` or below the best J of this cell so far can neither win nor
+    tie, and is not valued in full.
     Returns (max v1, best J, best pref, ties at the best); the tied best shinies are also listed in the order valued at
     work[w_ties:] unless w_ties < 0 (for the shiny alone, raster order, at the second legal-shiny list w_ls2, which
     otherwise holds a cell's options). saved: the offset of the cell's tile change in the pool (`_save_cell`), or -1
@@ -543,23 +544,19 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             ub = 0.0
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
             kept_b = -1  # where the record keeps B with s and no tile (`_memo`)
-            if r >= 0:
+            if r >= 0:  # the opponents' arrivals: the tile's change and the record's; B kept with it where it holds
                 kept_b = r + 1 + work[r] + players
-                exact = not need_b or _kept_b_holds(work, a, kept_b, touched_b)
-            if exact:  # J at once from the record, as below
                 darr = r + 1 + work[r]
                 for q in range(players):
                     work[row3 + q] = work[row + q] + work[darr + q]
-                ub = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:],
-                                                          work[kept_b] if need_b else 0))
-            elif bounded and s >= 0:
-                if r >= 0:  # the record's groups and the own shiny's change of the arrivals
-                    gs, n_gs, darr = r + 1, work[r], r + 1 + work[r]
-                else:
-                    n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
-                    gs, n_gs, darr = w_aff, n_seen, -1
-                ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, gs, n_gs, darr, row,
-                                    need_b, ng, cap, w_ext, w_tv, w_bord, w_bval, row3, jbar)
+                if not need_b or _kept_b_holds(work, a, kept_b, touched_b):
+                    exact = True
+                    ub = with_opp(mode, params, v1, opp_value(obs, K, St, ng, cap, work[row3:],
+                                                              work[kept_b] if need_b else 0))
+            elif bounded and s >= 0:  # no record: the bound first (with one, valuing in full costs less than it)
+                n_seen = _changed_groups(work, K, Cr, Sh, Fr, side, a, s, c, w_rays, w_aff)
+                ub, exact = j_upper(obs, params, mode, work, K, Cr, St, side, a, c, s, v1, w_aff, n_seen, row, need_b,
+                                    ng, cap, w_ext, w_tv, w_bord, w_bval, row3, jbar)
                 if ub < jbar:
                     continue
             if exact:  # the bound is J itself (or the record's): no change of the position needs valuing
@@ -572,9 +569,6 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                 if r >= 0:
                     gs = r + 1
                     n_changed = work[r]
-                    darr = r + 1 + work[r]
-                    for q in range(players):
-                        work[row3 + q] = work[row + q] + work[darr + q]
                 else:
                     if s >= 0:
                         if n_seen < 0:
