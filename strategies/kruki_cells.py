@@ -381,7 +381,7 @@ def _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_replanned, n_repl
             arm = 2 if s > c else 0
         if (seen_arms >> ((arm + 2) & 3)) & 1:
             return True
-    for j in range(work[r]):
+    for j in range(work[r] if n_replanned > 0 else 0):  # a tile seldom re-plans a group
         if _listed(work, w_replanned, n_replanned, work[r + 1 + j]):
             return True
     return False
