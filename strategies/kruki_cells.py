@@ -15,7 +15,7 @@ from sim.games.kruki.obs import (BLOCKER, GREEDY, O_N_TILES, O_NO_GRAVEYARDS, O_
 from sim.games.kruki.rules import GAP, JUNK, MAX_PLAYERS
 from strategies.kruki_bounds import j_upper, junk_drop, sort_touched
 from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_SHINIES, MEMO_PLANE,
-                                     MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, REACH_PLANE, b_order, b_with_shiny,
+                                     MEMO_RECORDS, P_SLACK, P_W5, P_W_SLACK, b_order, b_with_shiny,
                                      in_line, legal_shinies, memo_record_max, nearest_cached, opp_lowers_j, opp_value,
                                      planes, sent_to, stage1_value, stamp_turn, tiles_in_game, v1_grows,
                                      waiting_opponent, with_opp, work_at)
@@ -39,13 +39,16 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
     arrival count changes (rules §9, incrementally): only the groups that see the gap c (no shiny between) and c
     itself change, and when no shiny beyond c is as near as a group's nearest shiny (none lies beyond, or one
     farther: its flight plan stays, and any tile past that shiny is farther still) the group's ray merely grows, so
-    only the grown part is added. The written cells go to the touched list; `_undo_cell` restores the planes."""
+    only the grown part is added. The written cells go to the touched list; `_undo_cell` restores the planes.
+    Returns (the count of the groups whose flight plan the tile changes, listed at work[w_aff + 3 * j] for j below
+    it, and the arms of c with a group that sees c as bits 0..3 = N, E, S, W): what `_interacts` needs."""
     a = side * side
     delta = work[a:2 * a]
     mark = work[4 * a:5 * a]
     tl = work[w_tl:]
     tl[0] = 0
     n_seen = 0
+    seen_arms = 0
     shiny_arm = 0  # byte i: how far from c a shiny ends arm i (the walk from c in direction i) before its gap, or 0
     for i in range(4):  # each arm once: its crow groups before any shiny (groups behind a shiny never see c)
         d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
@@ -61,6 +64,7 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
                 work[w_aff + 3 * n_seen + 1] = k
                 work[w_aff + 3 * n_seen + 2] = i + junk_between
                 n_seen += 1
+                seen_arms |= 1 << i
             if K[x] == JUNK:
                 junk_between = 4
             x += d
@@ -96,33 +100,47 @@ def _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, 
         extend_contrib(K, delta, c, d, k, m_other, eqcnt, eqtr, Cr[x], 1, True, mark, tl)
     if spawn > 0:
         add_contrib_inline(K, Sh, side, c, spawn, 1, delta, True, mark, tl)
+    return n_full, seen_arms
 
 
 @kernel_njit(inline="always")
-def _save_cell(work, a, w_tl, w_csave, w_pool, pool_len, ci, used):
-    """Keep the tile change `_apply_cell` wrote for the cell ci of a decision (its touched list and their delta) in
-    the pool at w_pool, which has `used` of its pool_len words taken; the cell's offset goes to work[w_csave + ci]
-    (-1 when it does not fit). Stage 2 then restores it (`_restore_cell`) instead of applying the tile again: the
-    board, the shinies and the ray cache are the same in both stages. Returns the words taken."""
+def _save_cell(work, a, w_tl, w_csave, w_pool, pool_len, ci, used, n_replanned, seen_arms, w_aff):
+    """Keep the tile change `_apply_cell` wrote for the cell ci of a decision (its touched list and their delta, the
+    arms with a group that sees c and the groups it re-plans) in the pool at w_pool, which has `used` of its pool_len
+    words taken; the cell's offset goes to work[w_csave + ci] (-1 when it does not fit). Stage 2 then restores it
+    (`_restore_cell`) instead of applying the tile again: the board, the shinies and the ray cache are the same in
+    both stages. Returns the words taken."""
     k = work[w_tl]
-    if used + 1 + 2 * k > pool_len:
+    size = 3 + n_replanned + 2 * k
+    if used + size > pool_len:
         work[w_csave + ci] = -1
         return used
     work[w_csave + ci] = used
     at = w_pool + used
     work[at] = k
+    work[at + 1] = seen_arms
+    work[at + 2] = n_replanned
+    for j in range(n_replanned):
+        work[at + 3 + j] = work[w_aff + 3 * j]
+    at += 2 + n_replanned
     for i in range(1, k + 1):
         t = work[w_tl + i]
         work[at + 2 * i - 1] = t
         work[at + 2 * i] = work[a + t]
-    return used + 1 + 2 * k
+    return used + size
 
 
 @kernel_njit(inline="always")
-def _restore_cell(work, K, Cr, a, w_tl, at, c, tile, spawn):
+def _restore_cell(work, K, Cr, a, w_tl, at, c, tile, spawn, w_replanned):
     """What `_apply_cell` of the tile on c writes, from the change `_save_cell` kept at work[at:]: the tile and its
-    crows on the planes, the delta and mark planes at the touched cells, and the touched list."""
+    crows on the planes, the delta and mark planes at the touched cells, and the touched list; and what it returns,
+    with the re-planned groups at work[w_replanned:]."""
     k = work[at]
+    seen_arms = work[at + 1]
+    n_replanned = work[at + 2]
+    for j in range(n_replanned):
+        work[w_replanned + j] = work[at + 3 + j]
+    at += 2 + n_replanned
     work[w_tl] = k
     for i in range(1, k + 1):
         t = work[at + 2 * i - 1]
@@ -131,6 +149,7 @@ def _restore_cell(work, K, Cr, a, w_tl, at, c, tile, spawn):
         work[4 * a + t] = 1
     K[c] = tile
     Cr[c] = spawn
+    return n_replanned, seen_arms
 
 
 @kernel_njit(inline="always")
@@ -148,57 +167,15 @@ def _undo_cell(work, K, Cr, side, w_tl, c):
 
 @kernel_njit(inline="always")
 def _next_mark(work, at, a, limit):
-    """A new mark for the plane at work[at:at + a], kept at its cell 0 (a corner: always a gap): the reach plane marks
-    the tiles of the segments next to the current hypothetical tile with it, the drop plane the sums taken on the
-    current board. Any older mark counts as none, so the plane is never cleared cell by cell, only when the marks
-    reach `limit`."""
+    """A new mark for the plane at work[at:at + a], kept at its cell 0 (a corner: always a gap): the drop plane marks
+    the sums taken on the current board with it. Any older mark counts as none, so the plane is never cleared cell by
+    cell, only when the marks reach `limit`."""
     mark = work[at] + 1
     if mark >= limit:
         work[at:at + a] = 0
         mark = 1
     work[at] = mark
     return mark
-
-
-@kernel_njit(inline="always")
-def _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_seen):
-    """One walk along the four arms of the gap c: marks the reach plane (`_interacts`) with this cell's mark on the
-    tiles of the four segments next to c (those whose arm ends at c), and lists the crow groups whose flight plan a
-    tile on c changes (into work[w_seen:]; returns their count, and the arms of c with a group that sees c as bits
-    0..3 = N, E, S, W): of the groups that see c along a row or column with no shiny between, those whose plan
-    `_tile_replans` says the tile changes, as `_apply_cell` decides for the arrival map."""
-    a = side * side
-    mark = _next_mark(work, reach, a, 1 << 30)
-    n_seen = 0
-    shiny_arm = 0  # byte i: how far from c arm i holds its first shiny before its gap (at most 255), or 0
-    seen_arms = 0  # bit i: a group on arm i sees c
-    for i in range(4):
-        d = -side if i == 0 else (1 if i == 1 else (side if i == 2 else -1))
-        x = c + d
-        k = 1
-        seen = True
-        while K[x] != GAP:
-            work[reach + x] = mark
-            if Sh[x] >= 0:
-                if seen:
-                    shiny_arm |= min(k, 255) << (8 * i)
-                seen = False
-            elif seen and Cr[x] > 0 and Fr[x] == 0:
-                seen_arms |= 1 << i
-                work[w_seen + 3 * n_seen] = x
-                work[w_seen + 3 * n_seen + 1] = k
-                work[w_seen + 3 * n_seen + 2] = i
-                n_seen += 1
-            x += d
-            k += 1
-    n = 0
-    for j in range(n_seen):  # the list shrinks in place to the groups whose plan changes
-        x = work[w_seen + 3 * j]
-        if _tile_replans(work, w_rays, a, x, work[w_seen + 3 * j + 1], (work[w_seen + 3 * j + 2] + 2) & 3,
-                         shiny_arm):
-            work[w_seen + n] = x
-            n += 1
-    return n, seen_arms
 
 
 @kernel_njit(inline="always")
@@ -302,7 +279,7 @@ def _arrivals_after(obs, work, K, Cr, Sh, side, s, c, n_seen, w_seen, w_arr, w_s
     the third arrivals row: the second (the board with the tile on c alone, c < 0: none) corrected by the groups that
     see s (the n_seen at work[w_seen:]), each taken out with its plan without s and put back with its plan with s.
     Without s, a group whose plan the tile leaves as it was (all but the n_replanned at work[w_replanned:],
-    `_reach_and_replanned`, and c's own) flies as on the board as it stands, so its base shares (`_base_shares`) take
+    `_apply_cell`'s, and c's own) flies as on the board as it stands, so its base shares (`_base_shares`) take
     it out, and its plan is not looked at."""
     row = w_arr + 2 * MAX_PLAYERS
     players = obs[O_PLAYERS]
@@ -367,20 +344,24 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
 
 
 @kernel_njit(inline="always")
-def _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_replanned, n_replanned):
+def _interacts(work, K, side, r, s, c, spawn, seen_arms, w_replanned, n_replanned):
     """Whether the hypothetical tile on c changes the record r of s (`_memo`): some group may see s anew through c (s
-    ends an arm of c, marked in the reach plane by `_reach_and_replanned`, and the tile spawns crows or a group on the
-    opposite arm sees c: `seen_arms`), or the tile re-plans a group of the record (one of the n_replanned at
-    work[w_replanned:])."""
-    if work[reach + s] == work[reach]:
-        if spawn > 0:
-            return True
+    lies on an arm of c, tiles all the way, and the tile spawns crows or a group on the opposite arm sees c:
+    `seen_arms`, from `_apply_cell`), or the tile re-plans a group of the record (one of the n_replanned at
+    work[w_replanned:]). The arm is walked only when one of those could see s."""
+    if (spawn > 0 or seen_arms != 0) and in_line(side, s, c):
         if row_of(side, s) == row_of(side, c):
             arm = 1 if s > c else 3
+            d = 1 if s > c else -1
         else:
             arm = 2 if s > c else 0
-        if (seen_arms >> ((arm + 2) & 3)) & 1:
-            return True
+            d = side if s > c else -side
+        if spawn > 0 or (seen_arms >> ((arm + 2) & 3)) & 1:
+            x = c + d
+            while x != s and K[x] != GAP:
+                x += d
+            if x == s:
+                return True
     for j in range(work[r] if n_replanned > 0 else 0):  # a tile seldom re-plans a group
         if _listed(work, w_replanned, n_replanned, work[r + 1 + j]):
             return True
@@ -443,7 +424,6 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     row = w_arr + MAX_PLAYERS
     row3 = w_arr + 2 * MAX_PLAYERS
     memo = MEMO_PLANE * a
-    reach = REACH_PLANE * a
     rmax = 0
     bounded = stage == 2 and opp_lowers_j(mode, params)
     if stage == 2:
@@ -454,18 +434,19 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
     n_replanned = 0  # the groups whose flight plan the tile on c changes, at work[w_save:] (stage 2)
     seen_arms = 0
     if c >= 0:
-        if stage == 2:
-            n_replanned, seen_arms = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, reach, w_rays, w_save)
+        if saved >= 0:
+            n_replanned, seen_arms = _restore_cell(work, K, Cr, a, w_tl, w_pool + saved, c, tile, spawn, w_save)
+        else:
+            n_replanned, seen_arms = _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile,
+                                                 spawn)
+            for j in range(n_replanned):
+                work[w_save + j] = work[w_aff + 3 * j]
+        if stage == 2:  # the opponents' arrivals with the tile: the re-planned groups anew, and c's own
             for j in range(n_replanned):
                 _less_base_shares(work, a, w_sent, players, work[w_save + j], row)
-        if saved >= 0:
-            _restore_cell(work, K, Cr, a, w_tl, w_pool + saved, c, tile, spawn)
-        else:
-            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
-        for j in range(n_replanned):
-            _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], 1, row)
-        if stage == 2 and spawn > 0:
-            _shares_to_opponents(obs, work, K, Sh, side, c, spawn, 1, row)
+                _shares_to_opponents(obs, work, K, Sh, side, work[w_save + j], Cr[work[w_save + j]], 1, row)
+            if spawn > 0:
+                _shares_to_opponents(obs, work, K, Sh, side, c, spawn, 1, row)
         # The options worth valuing, into the second legal-shiny list: the legal shinies the tile touched and its
         # own cell (when the new tile is itself a legal shiny tile) with their stage-1 values changed, then the
         # untouched ones, whose values are `_groups`' own, best first down to the floor (and the bar).
@@ -538,7 +519,7 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
                     _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_rays, rmax)
                 if work[memo + s] > 0:
                     r = w_memo + work[memo + s] - 1
-                    if c >= 0 and _interacts(work, side, reach, r, s, c, spawn, seen_arms, w_save, n_replanned):
+                    if c >= 0 and _interacts(work, K, side, r, s, c, spawn, seen_arms, w_save, n_replanned):
                         r = -1
             exact = False
             ub = 0.0
@@ -988,12 +969,13 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
         used = 0
         for ci in range(nc):
             c = obs[cells_at + ci]
-            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
+            n_replanned, seen_arms = _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
             mv, bj, bp, t, tv = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n,
                                              n_groups, c, legal_c, own, ng, cap, tokens_left)
             fwork[f_touched + ci] = tv
             if mode != GREEDY:  # stage 2 restores it
-                used = _save_cell(work, a, w_tl, w_csave, w_pool, w_tties - w_pool, ci, used)
+                used = _save_cell(work, a, w_tl, w_csave, w_pool, w_tties - w_pool, ci, used, n_replanned, seen_arms,
+                                  w_aff)
             _undo_cell(work, K, Cr, side, w_tl, c)
             if mv > max_v1:
                 max_v1 = mv

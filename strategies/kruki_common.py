@@ -23,11 +23,9 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # delta (their change after a hypothetical tile) | gainB (B(β) inside Opp, computed in full) | flag (TWO_CROWS
 # shortcut) | mark (cells in the touched list) | gid (1 + stage-1 group of a legal shiny, -(1 + ray-cache index) of a
 # crow group, else 0) | memo (per legal shiny s: 1 + the offset of its shiny record in the memo pool, -1 when the
-# pool had no room, 0 not yet made) | reach (the current hypothetical tile's mark, kept at cell 0, on the tiles whose
-# row or column segment ends at its cell; older marks elsewhere) | drop (per gap: the board setup's mark, kept at cell
-# 0, times 2^16 plus the numerator of its `kruki_bounds.junk_drop`, once computed on that board; older marks
-# elsewhere); delta and mark are zero between uses, gid and memo
-# hold the kept board's values (`kruki_cells._board_setup`) or zero —
+# pool had no room, 0 not yet made) | drop (per gap: the board setup's mark, kept at cell 0, times 2^16 plus the
+# numerator of its `kruki_bounds.junk_drop`, once computed on that board; older marks elsewhere); delta and mark are
+# zero between uses, gid and memo hold the kept board's values (`kruki_cells._board_setup`) or zero —
 # then per-cell tie counts, per-cell preferences, affected groups, legal shinies, legal shinies after a cell, scatter
 # log, save area, extended groups, the touched list (count, then cells), per group: size, touched members,
 # preference, and the sorted shinies, then the ray cache (8 per crow group), the legal shinies by their B value,
@@ -48,9 +46,9 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # its tile leaves untouched (`kruki_cells.placements`, at fwork_len - F_PROXY - mc), then the draw proxy's best J and
 # best stage-1 value on the board of the kept setup (`kruki_cells.keep_proxy`, at fwork_len - F_PROXY and the word
 # after it: -1e300 when not valued there), then the token step's kept best TWO_CROWS value (the last word).
-N_WORK_PLANES = 9  # the side*side planes at the start of work
+N_WORK_PLANES = 8  # the side*side planes at the start of work
 F_PROXY = 3  # the draw proxy's best J is fwork[fwork_len - F_PROXY], its best stage-1 value the word after
-MEMO_PLANE, REACH_PLANE, DROP_PLANE = 6, 7, 8
+MEMO_PLANE, DROP_PLANE = 6, 7
 MEMO_RECORDS = 32  # shiny records the pool holds at their largest size; typical records are a tenth of that
 TOKEN_TIES = 256  # the token candidates tied at the best that a token scan lists (4 ints each); more are counted only
 CELL_POOL_WORDS = 16  # the pool of the cells' saved tile changes holds 16 * (n + 4) words (about eight of the largest)

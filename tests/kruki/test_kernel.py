@@ -15,10 +15,9 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import (_apply_cell, _board_dropped, _cell_upper, _interacts, _kept_b_holds, _memo,
-                                   _proxy_base, _proxy_bounds, _reach_and_replanned, _undo_cell, board_stamp,
-                                   kept_shiny, placements)
+                                   _proxy_base, _proxy_bounds, _undo_cell, board_stamp, kept_shiny, placements)
 from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, MEMO_PLANE,
-                                     P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK, REACH_PLANE, TOKEN_TIES, _best_new_shiny,
+                                     P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK, TOKEN_TIES, _best_new_shiny,
                                      b_with_shiny, final_value, index_of, memo_record_max, stamp_turn, tiles_in_game,
                                      waiting_opponent, with_opp, work_at)
 from strategies.kruki_bounds import junk_drop, junk_drop_sum, sort_touched
@@ -615,13 +614,12 @@ def test_b_kept_in_the_shiny_record_is_b_valued_in_full(strategy):
             work[kept_b], work[kept_b + 1] = b0, probe  # as a valuation without a tile keeps it
             records[t] = r
         for c in (int(c) for c in obs[obs[O.O_AT_OPT_A]:obs[O.O_AT_OPT_A] + obs[O.O_N_OPTIONS]]):
-            n_replanned, seen_arms = _reach_and_replanned(work, K, Cr, Sh, Fr, side, c, REACH_PLANE * a, w_rays,
-                                                          w_save)
-            _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+            n_replanned, seen_arms = _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, spawn)
+            work[w_save:w_save + n_replanned] = work[w_aff:w_aff + 3 * n_replanned:3]
             sort_touched(work, K, Cr, Sh, St, a, c, ng, cap, w_tl, w_tv)
             touched_b = int(work[w_tv + 2]) if work[w_tv] > 0 else -1
             for t, r in records.items():
-                if _interacts(work, side, REACH_PLANE * a, r, t, c, spawn, seen_arms, w_save, n_replanned):
+                if _interacts(work, K, side, r, t, c, spawn, seen_arms, w_save, n_replanned):
                     continue
                 kept_b = r + 1 + int(work[r]) + players
                 if not _kept_b_holds(work, a, kept_b, touched_b):
