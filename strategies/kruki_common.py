@@ -37,7 +37,8 @@ P_W1, P_W2, P_W3, P_W4, P_W5, P_W_SLACK = (_COL["weighted"][p] for p in ("w1", "
 # the crows it sends to each seat's shiny on the board as it stands (`kruki_cells._base_shares`), then the tied
 # best shinies of the cell a cell decision chose, kept for the shiny decision that follows (`kruki_cells.kept_shiny`),
 # then per cell of a decision the offset of its saved tile change in the pool that follows (-1: not saved), and that
-# pool (per cell: count, then (cell, delta) pairs of its touched list: `kruki_cells._save_cell`), then the token
+# pool (per cell: its touched list's count, the arms that see the cell, the count and the groups its tile re-plans,
+# then (cell, delta) pairs of its touched list: `kruki_cells._save_cell`), then the token
 # candidates tied at the best of the last token scan, in its order (kind, a, b, d each: `kruki_tokens._token_scan`),
 # then the stamp of the board whose setup the planes and areas above hold (tag, stamp, legal shiny count, tile count,
 # then its tiles: `kruki_cells._board_setup`);
