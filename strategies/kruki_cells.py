@@ -338,9 +338,16 @@ def _memo(obs, work, K, Cr, Sh, Fr, side, s, c, tile, spawn, w_memo, w_sent, w_r
     if c >= 0:
         K[c] = tile
         Cr[c] = spawn
-    work[row + players] = -1
-    work[w_memo] = used + (row + players + 2 - r)
+    kept_b = record_b_at(work, r, players)
+    work[kept_b] = -1
+    work[w_memo] = used + (kept_b + 2 - r)
     work[MEMO_PLANE * a + s] = 1 + (r - w_memo)
+
+
+@kernel_njit(inline="always")
+def record_b_at(work, r, players):
+    """Where the shiny record at r keeps B with its shiny and no tile, the probe that has it after it (`_memo`)."""
+    return r + 1 + work[r] + players
 
 
 @kernel_njit(inline="always")
@@ -526,8 +533,8 @@ def _scan_c(obs, params, mode, work, fwork, layout, K, Cr, Sh, St, Fr, side, c, 
             n_seen = -1  # the groups s changes, in work[w_aff:], once listed
             kept_b = -1  # where the record keeps B with s and no tile (`_memo`)
             if r >= 0:  # the opponents' arrivals: the tile's change and the record's; B kept with it where it holds
-                kept_b = r + 1 + work[r] + players
                 darr = r + 1 + work[r]
+                kept_b = record_b_at(work, r, players)
                 for q in range(players):
                     work[row3 + q] = work[row + q] + work[darr + q]
                 if not need_b or _kept_b_holds(work, a, kept_b, touched_b):
@@ -972,8 +979,8 @@ def placements(obs, params, mode, rng, work, fwork, cells_at, n_cells, tile, spa
             n_replanned, seen_arms = _apply_cell(work, K, Cr, Sh, Fr, side, w_aff, w_ext, w_tl, w_rays, c, tile, sp)
             mv, bj, bp, t, tv = _scan_sparse(mode, params, work, fwork, K, St, side, w_tl, w_grp, f_grp, n,
                                              n_groups, c, legal_c, own, ng, cap, tokens_left)
-            fwork[f_touched + ci] = tv
-            if mode != GREEDY:  # stage 2 restores it
+            if mode != GREEDY:  # stage 2 restores it, and may skip the cell by tv
+                fwork[f_touched + ci] = tv
                 used = _save_cell(work, a, w_tl, w_csave, w_pool, w_tties - w_pool, ci, used, n_replanned, seen_arms,
                                   w_aff)
             _undo_cell(work, K, Cr, side, w_tl, c)

@@ -15,7 +15,8 @@ from sim.seats import load_plugin
 from sim.tracing import trace_game
 from strategies.kruki import choose_builtin
 from strategies.kruki_cells import (_apply_cell, _board_dropped, _cell_upper, _interacts, _kept_b_holds, _memo,
-                                   _proxy_base, _proxy_bounds, _undo_cell, board_stamp, kept_shiny, placements)
+                                   _proxy_base, _proxy_bounds, _undo_cell, board_stamp, kept_shiny, placements,
+                                   record_b_at)
 from strategies.kruki_common import (DROP_PLANE, F_PROXY, KEPT_BOARD, KEPT_HEADER, KEPT_PAIRS, MEMO_PLANE,
                                      P_B_JUNK_MARGIN, P_SLACK, P_W_SLACK, TOKEN_TIES, _best_new_shiny,
                                      b_with_shiny, final_value, index_of, memo_record_max, stamp_turn, tiles_in_game,
@@ -603,7 +604,7 @@ def test_b_kept_in_the_shiny_record_is_b_valued_in_full(strategy):
             if work[MEMO_PLANE * a + t] <= 0:
                 continue
             r = w_memo + int(work[MEMO_PLANE * a + t]) - 1
-            kept_b = r + 1 + int(work[r]) + players
+            kept_b = record_b_at(work, r, players)
             Sh[t] = me
             full = _best_new_shiny(K, Cr, Sh, St, Fr, side, tiles, n_tiles, -1, gain, ng, cap)
             work[w_tv] = 0  # no tile: no touched probe
@@ -621,7 +622,7 @@ def test_b_kept_in_the_shiny_record_is_b_valued_in_full(strategy):
             for t, r in records.items():
                 if _interacts(work, K, side, r, t, c, spawn, seen_arms, w_save, n_replanned):
                     continue
-                kept_b = r + 1 + int(work[r]) + players
+                kept_b = record_b_at(work, r, players)
                 if not _kept_b_holds(work, a, kept_b, touched_b):
                     refused += int(touched_b > work[kept_b])
                     continue
